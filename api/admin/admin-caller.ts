@@ -1,0 +1,4 @@
+import type { Request } from 'express';
+import type { Caller } from '../../commands/metadata';
+
+export const adminCaller = (req: Request): Caller => ({ actor: { type: 'admin' }, requestId: req.requestId });

@@ -1,0 +1,119 @@
+import type { Router } from 'express';
+import type { z } from 'zod';
+import { changeOrganisationSettings } from '../../commands/organisation/change-organisation-settings';
+import { createOrganisation } from '../../commands/organisation/create-organisation';
+import { openSandbox } from '../../commands/organisation/open-sandbox';
+import { DEFAULT_SETTINGS, type OrganisationSettings } from '../../domain/organisation/settings';
+import { newId } from '../../infra/ids';
+import { ORGANISATIONS, type OrganisationDoc } from '../../projections/organisations';
+import type { ApiDeps } from '../deps';
+import { notFound } from '../errors';
+import { readAfterWrite } from '../read-after-write';
+import { type RouteRegistry, route } from '../route';
+import { sandboxCopyBody } from '../schemas/api-key';
+import { createOrganisationBody, organisationObject, updateOrganisationBody } from '../schemas/organisation';
+import { adminCaller } from './admin-caller';
+
+const toSettings = (body: z.infer<typeof updateOrganisationBody>): Partial<OrganisationSettings> => {
+  const settings: Partial<OrganisationSettings> = {
+    name: body.name,
+    timezone: body.timezone,
+    defaultCurrency: body.default_currency,
+    setupMode: body.setup_mode,
+    canCreateAccountingContacts: body.can_create_accounting_contacts,
+    renewalLeadDays: body.renewal_lead_days,
+    usageGraceDays: body.usage_grace_days,
+    paymentTermsDays: body.payment_terms_days,
+    unitChangeDocument: body.unit_change_document,
+  };
+  return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
+};
+
+export const findOrganisation = async (deps: ApiDeps, id: string): Promise<OrganisationDoc> => {
+  const organisation = await deps.readStore.get<OrganisationDoc>(ORGANISATIONS, id);
+  if (!organisation) throw notFound('organisation_not_found', `No organisation with id ${id}.`, 'org');
+  return organisation;
+};
+
+export const organisationRoutes = (router: Router, registry: RouteRegistry, deps: ApiDeps): void => {
+  const base = { tag: 'Organisations', auth: 'admin', response: organisationObject } as const;
+
+  route(
+    router,
+    registry,
+    {
+      ...base,
+      method: 'post',
+      path: '/admin/v1/organisations',
+      operationId: 'createOrganisation',
+      summary: 'Create a live organisation',
+      body: createOrganisationBody,
+      status: 201,
+    },
+    async ({ req, body }) => {
+      const id = newId('organisation');
+      const settings: OrganisationSettings = { ...DEFAULT_SETTINGS, ...toSettings(body) } as OrganisationSettings;
+      const { position } = await createOrganisation(deps, adminCaller(req), {
+        organisationId: id,
+        livemode: true,
+        liveOrganisationId: null,
+        settings,
+      });
+      return { body: await readAfterWrite(deps, position, () => findOrganisation(deps, id)) };
+    },
+  );
+
+  route(
+    router,
+    registry,
+    {
+      ...base,
+      method: 'patch',
+      path: '/admin/v1/organisations/{org}',
+      operationId: 'updateOrganisation',
+      summary: 'Change an organisation’s settings',
+      body: updateOrganisationBody,
+      status: 200,
+    },
+    async ({ req, body, params }) => {
+      const organisation = await findOrganisation(deps, params.org!);
+      const { position } = await changeOrganisationSettings(deps, adminCaller(req), organisation, toSettings(body));
+      return { body: await readAfterWrite(deps, position, () => findOrganisation(deps, organisation.id)) };
+    },
+  );
+
+  route(
+    router,
+    registry,
+    {
+      ...base,
+      method: 'get',
+      path: '/admin/v1/organisations/{org}',
+      operationId: 'getOrganisation',
+      summary: 'Retrieve an organisation, with its sandbox',
+      status: 200,
+    },
+    async ({ params }) => ({ body: await findOrganisation(deps, params.org!) }),
+  );
+
+  route(
+    router,
+    registry,
+    {
+      ...base,
+      method: 'post',
+      path: '/admin/v1/organisations/{org}/sandbox',
+      operationId: 'createSandbox',
+      summary: 'Open the one sandbox of a live organisation',
+      body: sandboxCopyBody,
+      status: 201,
+      errors: [409],
+    },
+    async ({ req, body, params }) => {
+      const live = await findOrganisation(deps, params.org!);
+      const { position, state } = await openSandbox(deps, adminCaller(req), live, body.copy);
+      if (state.status !== 'open') throw new Error('sandbox not opened');
+      return { body: await readAfterWrite(deps, position, () => findOrganisation(deps, state.organisationId)) };
+    },
+  );
+};

@@ -1,0 +1,71 @@
+import express, { type Express } from 'express';
+import { adminAuth } from './admin/admin-auth';
+import { apiKeyRoutes } from './admin/api-keys';
+import { organisationRoutes } from './admin/organisations';
+import type { ApiDeps } from './deps';
+import { errorHandler, unknownEndpoint } from './middleware/error-handler';
+import { jsonBody } from './middleware/json-body';
+import { requestId } from './middleware/request-id';
+import { openApiDocument } from './openapi';
+import { authenticate } from './public/authenticate';
+import { organisationRoute } from './public/organisation';
+import { type RouteRegistry, route } from './route';
+
+export type App = Readonly<{ app: Express; routes: RouteRegistry }>;
+
+const describeDocument = (router: express.Router, routes: RouteRegistry, prefix: '/v1' | '/admin/v1', title: string) => {
+  let document: unknown = null;
+  route(
+    router,
+    routes,
+    {
+      method: 'get',
+      path: `${prefix}/openapi.json`,
+      operationId: prefix === '/v1' ? 'getOpenApiDocument' : 'getAdminOpenApiDocument',
+      summary: 'This OpenAPI 3.1 document (no key needed)',
+      tag: 'Meta',
+      auth: 'none',
+      status: 200,
+      response: null,
+    },
+    () => {
+      document ??= openApiDocument(
+        routes.filter((r) => r.path.startsWith(`${prefix}/`)),
+        { title, description: `${title}. Generated from the zod schemas the routes validate with.` },
+      );
+      return Promise.resolve({ body: document });
+    },
+  );
+};
+
+/** The whole HTTP surface: public `/v1` and operator `/admin/v1`, one error shape for both. */
+export const createApp = (deps: ApiDeps): App => {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  const routes: RouteRegistry = [];
+
+  app.use(requestId());
+  app.use(jsonBody());
+
+  const open = express.Router();
+  describeDocument(open, routes, '/v1', 'Subscription Billing Service API');
+  describeDocument(open, routes, '/admin/v1', 'Subscription Billing Service admin API');
+  app.use(open);
+
+  const admin = express.Router();
+  organisationRoutes(admin, routes, deps);
+  apiKeyRoutes(admin, routes, deps);
+  app.use('/admin', adminAuth(deps.adminToken));
+  app.use(admin);
+
+  const v1 = express.Router();
+  organisationRoute(v1, routes, deps);
+  app.use('/v1', authenticate(deps));
+  app.use(v1);
+
+  app.use(unknownEndpoint());
+  app.use(errorHandler(deps.logger));
+  return { app, routes };
+};

@@ -1,0 +1,17 @@
+import type { CommandDeps } from '../commands/deps';
+import type { IdempotencyStore } from '../infra/idempotency/port';
+import type { Logger } from '../infra/logger';
+import type { RateLimiter } from '../infra/rate-limit/port';
+import type { ReadStore } from '../infra/read-store/port';
+
+/** What the HTTP layer needs: commands' dependencies, the read side, and read-your-writes. */
+export type ApiDeps = CommandDeps &
+  Readonly<{
+    readStore: ReadStore;
+    logger: Logger;
+    adminToken: string;
+    rateLimiter: RateLimiter;
+    idempotency: IdempotencyStore;
+    /** Resolves once every read model includes the position (bounded wait). */
+    waitForProjections: (position: bigint) => Promise<boolean>;
+  }>;

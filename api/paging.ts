@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import type { Condition, Doc, ReadStore } from '../infra/read-store/port';
+
+/** `limit` and `starting_after`, shared by every list endpoint, plus the endpoint's own filters. */
+export const listQuery = <Shape extends z.ZodRawShape>(filters: Shape) =>
+  z.strictObject({
+    limit: z.coerce.number().int().min(1).max(100).default(25).describe('1 to 100; default 25'),
+    starting_after: z.string().min(1).optional().describe('Id of the last object of the previous page'),
+    ...filters,
+  });
+
+/** `status=a,b`: comma-separated values of one enum; an unknown value is a 422 naming `status`. */
+export const csvEnum = <const Values extends readonly [string, ...string[]]>(values: Values) =>
+  z
+    .string()
+    .transform((text) => text.split(',').map((value) => value.trim()))
+    .pipe(z.array(z.enum(values)).min(1))
+    .describe(`Comma-separated: ${values.join(', ')}`);
+
+export const listOf = <Item extends z.ZodType>(item: Item) =>
+  z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean() });
+
+/** Hides internal (`_`-prefixed) fields of a read-model document. */
+export const publicView = <T extends Doc>(doc: T): T =>
+  Object.fromEntries(Object.entries(doc).filter(([key]) => !key.startsWith('_'))) as T;
+
+/** One page, newest first, of the documents matching the conditions. */
+export const listPage = async (
+  readStore: ReadStore,
+  collection: string,
+  where: Condition[],
+  query: { limit: number; starting_after?: string | undefined },
+) => {
+  const page = await readStore.find(collection, {
+    where,
+    orderBy: 'created',
+    limit: query.limit,
+    ...(query.starting_after ? { startingAfter: query.starting_after } : {}),
+  });
+  return { object: 'list' as const, data: page.data.map(publicView), has_more: page.hasMore };
+};

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import type { RequestHandler, Response } from 'express';
+import type { ApiDeps } from '../deps';
+import { ApiError, conflict } from '../errors';
+
+const KEY = /^[\x21-\x7E]{1,255}$/;
+
+const canonicalJson = (value: unknown): string => {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+};
+
+/** Same method, path and JSON body (key order aside) is the same request. */
+const fingerprint = (method: string, path: string, body: unknown): string =>
+  createHash('sha256').update(`${method} ${path}\n${canonicalJson(body ?? null)}`).digest('hex');
+
+type Settlement = Readonly<{
+  succeed(status: number, body: unknown): Promise<void>;
+  fail(): Promise<void>;
+}>;
+
+/** Hooks the route helper and the error handler call before answering. */
+export const settlementOf = (res: Response): Settlement | undefined => res.locals.idempotency as Settlement | undefined;
+
+/**
+ * `Idempotency-Key` per API key: a repeat of a success is answered from the stored response, a
+ * different request with the key is a conflict, a repeat while the first runs is `request_in_progress`,
+ * and a failure releases the key.
+ */
+export const idempotency =
+  (deps: ApiDeps, mode: 'required' | 'optional'): RequestHandler =>
+  async (req, res, next) => {
+    try {
+      const key = req.header('Idempotency-Key');
+      if (key === undefined) {
+        if (mode === 'required') {
+          throw new ApiError(422, 'invalid_request_error', 'idempotency_key_required', 'This request needs an Idempotency-Key header.');
+        }
+        return next();
+      }
+      if (!KEY.test(key)) {
+        throw new ApiError(
+          422,
+          'invalid_request_error',
+          'idempotency_key_invalid',
+          'An Idempotency-Key is 1 to 255 printable ASCII characters without spaces.',
+        );
+      }
+      const scope = req.auth!.apiKey.id;
+      const now = () => deps.clocks.wall.now().getTime();
+      const begun = await deps.idempotency.begin(scope, key, fingerprint(req.method, req.path, req.body), now());
+      switch (begun.kind) {
+        case 'replay':
+          res.setHeader('Idempotent-Replayed', 'true');
+          for (const [name, value] of Object.entries(begun.response.headers ?? {})) res.setHeader(name, value);
+          res.status(begun.response.status).json(begun.response.body);
+          return;
+        case 'conflict':
+          throw conflict('idempotency_conflict', 'This Idempotency-Key was used with a different request.');
+        case 'in_progress':
+          throw conflict('request_in_progress', 'A request with this Idempotency-Key is still running; retry shortly.', undefined, {
+            'Retry-After': '2',
+          });
+        case 'started': {
+          const settlement: Settlement = {
+            succeed: (status, body) => deps.idempotency.complete(scope, key, begun.token, { status, body }, now()),
+            fail: () => deps.idempotency.release(scope, key, begun.token),
+          };
+          res.locals.idempotency = settlement;
+          return next();
+        }
+        default: {
+          const exhaustive: never = begun;
+          return exhaustive;
+        }
+      }
+    } catch (error) {
+      next(error);
+    }
+  };

@@ -1,0 +1,22 @@
+import type { Router } from 'express';
+import type { Scope } from '../../domain/api-key/scopes';
+import type { ApiDeps } from '../deps';
+import { type HandlerInput, type RouteRegistry, type RouteSpec, route } from '../route';
+import { requireScope } from './authenticate';
+import { idempotency } from './idempotency';
+import type { z } from 'zod';
+
+type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+
+/** A `/v1` route: the key was authenticated for the whole prefix; here its scope and idempotency. */
+export const publicRoute = <S extends RouteSpec & { scope: Scope | null }>(
+  router: Router,
+  registry: RouteRegistry,
+  deps: ApiDeps,
+  spec: S,
+  handler: (input: HandlerInput<Infer<S['body']>, Infer<S['query']>>) => Promise<{ status?: number; body: unknown }>,
+): void =>
+  route(router, registry, spec, handler, [
+    requireScope(spec.scope),
+    ...(spec.idempotencyKey ? [idempotency(deps, spec.idempotencyKey)] : []),
+  ]);

@@ -1,0 +1,66 @@
+import type { Request, RequestHandler, Response, Router } from 'express';
+import type { z } from 'zod';
+import { settlementOf } from './public/idempotency';
+import { bodyObject, parseOrThrow } from './validation';
+
+export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+/** Everything the router and the OpenAPI document need to know about one endpoint. */
+export type RouteSpec = Readonly<{
+  method: Method;
+  /** OpenAPI-style path, e.g. `/v1/customers/{id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  status: number;
+  response: z.ZodType | null;
+  /** Scope an API key needs; null when any valid key may call it. Absent on admin and public routes. */
+  scope?: string | null;
+  idempotencyKey?: 'required' | 'optional';
+  /** Who may call it: an API key, the admin token, or anyone. */
+  auth: 'api_key' | 'admin' | 'none';
+  /** Error codes this endpoint may answer with beyond the common ones. */
+  errors?: readonly number[];
+}>;
+
+export type HandlerInput<B, Q> = Readonly<{
+  req: Request;
+  res: Response;
+  body: B;
+  query: Q;
+  params: Record<string, string>;
+}>;
+
+type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+
+export type RouteRegistry = RouteSpec[];
+
+const expressPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+/** Mounts a handler that sees a validated body and query; registers the spec for the OpenAPI document. */
+export const route = <S extends RouteSpec>(
+  router: Router,
+  registry: RouteRegistry,
+  spec: S,
+  handler: (input: HandlerInput<Infer<S['body']>, Infer<S['query']>>) => Promise<{ status?: number; body: unknown }>,
+  middleware: RequestHandler[] = [],
+): void => {
+  registry.push(spec);
+  router[spec.method](expressPath(spec.path), ...middleware, async (req: Request, res: Response) => {
+    const body = spec.body ? parseOrThrow(spec.body, bodyObject(req.body)) : undefined;
+    const query = spec.query ? parseOrThrow(spec.query, { ...req.query }) : undefined;
+    const result = await handler({
+      req,
+      res,
+      body: body as Infer<S['body']>,
+      query: query as Infer<S['query']>,
+      params: req.params as Record<string, string>,
+    });
+    const status = result.status ?? spec.status;
+    await settlementOf(res)?.succeed(status, result.body);
+    res.status(status).json(result.body);
+  });
+};

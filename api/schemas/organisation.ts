@@ -1,0 +1,53 @@
+import { IANAZone } from 'luxon';
+import { z } from 'zod';
+import { UNIT_CHANGE_DOCUMENTS } from '../../domain/organisation/settings';
+
+export const timezoneSchema = z
+  .string()
+  .refine((zone) => IANAZone.isValidZone(zone), 'must be an IANA timezone such as Europe/London');
+export const currencySchema = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO 4217 code such as EUR');
+const days = z.number().int().min(0).max(365);
+
+export const organisationSettingsFields = {
+  name: z.string().min(1).max(255),
+  timezone: timezoneSchema,
+  default_currency: currencySchema,
+  setup_mode: z.boolean(),
+  can_create_accounting_contacts: z.boolean(),
+  renewal_lead_days: days,
+  usage_grace_days: days,
+  payment_terms_days: days,
+  unit_change_document: z.enum(UNIT_CHANGE_DOCUMENTS),
+};
+
+export const createOrganisationBody = z.strictObject({
+  ...organisationSettingsFields,
+  setup_mode: organisationSettingsFields.setup_mode.optional(),
+  can_create_accounting_contacts: organisationSettingsFields.can_create_accounting_contacts.optional(),
+  renewal_lead_days: organisationSettingsFields.renewal_lead_days.optional(),
+  usage_grace_days: organisationSettingsFields.usage_grace_days.optional(),
+  payment_terms_days: organisationSettingsFields.payment_terms_days.optional(),
+  unit_change_document: organisationSettingsFields.unit_change_document.optional(),
+});
+
+export const updateOrganisationBody = z.strictObject(organisationSettingsFields).partial();
+
+export const organisationObject = z
+  .object({
+    id: z.string(),
+    object: z.literal('organisation'),
+    name: z.string(),
+    timezone: z.string(),
+    default_currency: z.string().nullable(),
+    setup_mode: z.boolean(),
+    can_create_accounting_contacts: z.boolean(),
+    livemode: z.boolean(),
+    renewal_lead_days: z.number().int(),
+    usage_grace_days: z.number().int(),
+    payment_terms_days: z.number().int(),
+    unit_change_document: z.enum(UNIT_CHANGE_DOCUMENTS),
+    sandbox: z.string().nullable(),
+    live_organisation: z.string().nullable(),
+    created: z.string(),
+  })
+  .meta({ id: 'Organisation' });

@@ -1,0 +1,35 @@
+import type { z } from 'zod';
+import { invalidParameter } from './errors';
+
+const paramOf = (issue: z.core.$ZodIssue): string => {
+  const path = issue.path.map(String);
+  if (issue.code === 'unrecognized_keys') path.push(issue.keys[0] ?? '');
+  return path.join('.');
+};
+
+const messageOf = (issue: z.core.$ZodIssue, param: string, input: unknown): string => {
+  if (issue.code === 'unrecognized_keys') return `Unknown field ${param}.`;
+  if (issue.code === 'invalid_type' && input === undefined) return `${param} is required.`;
+  return `${param}: ${issue.message}`;
+};
+
+const valueAt = (root: unknown, path: readonly PropertyKey[]): unknown =>
+  path.reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined), root);
+
+/** Parses with the route's zod schema; the first problem becomes `422 invalid_parameter` naming its field. */
+export const parseOrThrow = <S extends z.ZodType>(schema: S, input: unknown): z.infer<S> => {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const param = paramOf(issue);
+  throw invalidParameter(param || undefined, messageOf(issue, param, valueAt(input, issue.path)));
+};
+
+/** A request body must be a JSON object (an absent body counts as `{}`). */
+export const bodyObject = (body: unknown): Record<string, unknown> => {
+  if (body === undefined) return {};
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw invalidParameter(undefined, 'The body must be a JSON object.');
+  }
+  return body as Record<string, unknown>;
+};

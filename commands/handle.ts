@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { Decider, DomainEvent } from '../domain/shared/decider';
+import { eventCatalogue } from '../domain/event-catalogue';
+import { decodeEvent } from '../infra/event-store/decode';
+import { type EventMetadata, type EventStore, WrongExpectedRevision } from '../infra/event-store/port';
+
+export type Handled<State, Event> = Readonly<{
+  state: State;
+  events: Event[];
+  /** Global position of the last appended event; 0n when the command changed nothing. */
+  position: bigint;
+}>;
+
+const MAX_ATTEMPTS = 5;
+
+export const loadState = async <State, Event extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
+): Promise<{ state: State; revision: number | 'no_stream' }> => {
+  const stored = await store.readStream(streamId);
+  const state = stored.map(decodeEvent).reduce((s, e) => decider.evolve(s, e as unknown as Event), decider.initialState());
+  const last = stored[stored.length - 1];
+  return { state, revision: last ? last.revision : 'no_stream' };
+};
+
+/** Load the stream, decide, append with the expected revision; retry only on a revision conflict. */
+export const handle = async <State, Command, Event extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<State, Command, Event>,
+  command: Command,
+  metadata: EventMetadata,
+): Promise<Handled<State, Event>> => {
+  for (let attempt = 1; ; attempt++) {
+    const { state, revision } = await loadState(store, streamId, decider);
+    const events = decider.decide(command, state);
+    const next = events.reduce(decider.evolve, state);
+    if (events.length === 0) return { state: next, events, position: 0n };
+    try {
+      const result = await store.append(
+        streamId,
+        events.map((event) => ({
+          id: randomUUID(),
+          type: event.type,
+          version: eventCatalogue.get(event.type)?.version ?? 1,
+          data: event.data,
+          metadata,
+        })),
+        revision,
+      );
+      return { state: next, events, position: result.position };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw error;
+    }
+  }
+};

@@ -1,0 +1,15 @@
+/** The family of a refused command; the API maps each to its status and error type. */
+export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'permission';
+
+/** A business rule said no. `code` and `param` are the API document's. */
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    readonly code: string,
+    message: string,
+    readonly param?: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}

@@ -1,0 +1,31 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+const PREFIXES = { live: 'service_live_', test: 'service_test_' } as const;
+const BODY = /^[0-9A-Za-z]{32}$/;
+
+const hash = (body: string): string => createHash('sha256').update(body).digest('hex');
+
+/** A new secret: the mode prefix and 32 random base62 characters. Only its hash is kept. */
+export const newApiKeySecret = (livemode: boolean): { key: string; secretHash: string; last4: string } => {
+  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  let body = '';
+  // Rejection sampling keeps every character equally likely.
+  while (body.length < 32) {
+    for (const byte of randomBytes(48)) if (byte < 248 && body.length < 32) body += alphabet[byte % 62];
+  }
+  return { key: `${livemode ? PREFIXES.live : PREFIXES.test}${body}`, secretHash: hash(body), last4: body.slice(-4) };
+};
+
+/**
+ * Splits a presented key into its mode and the hash of its secret part. The hash ignores the
+ * prefix, so a live key sent with a test prefix is still recognised, and refused as a mode mismatch.
+ */
+export const parseApiKey = (key: string): { livemode: boolean; secretHash: string } | null => {
+  for (const [mode, prefix] of Object.entries(PREFIXES)) {
+    if (key.startsWith(prefix)) {
+      const body = key.slice(prefix.length);
+      return BODY.test(body) ? { livemode: mode === 'live', secretHash: hash(body) } : null;
+    }
+  }
+  return null;
+};

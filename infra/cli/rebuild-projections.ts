@@ -1,0 +1,33 @@
+import { loadConfig } from '../config';
+import { createLogger } from '../logger';
+import { openServices } from '../services';
+import { progressBar } from './progress-bar';
+
+/**
+ * `npm run projections:rebuild [-- name …]`: empties the read models and replays the whole log.
+ * Run it while the service is stopped (it truncates and replays).
+ */
+const main = async (): Promise<void> => {
+  const config = loadConfig();
+  const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
+  const services = await openServices(config, logger);
+  const names = process.argv.slice(2);
+  const known = services.projections.projections.map((p) => p.name);
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length > 0) {
+    process.stderr.write(`unknown projection(s): ${unknown.join(', ')}; known: ${known.join(', ')}\n`);
+    process.exit(2);
+  }
+  await services.projections.init();
+  const bar = progressBar(`rebuilding ${names.length ? names.join(', ') : 'all projections'}`);
+  const events = await services.projections.rebuild(names.length ? names : null, (progress) =>
+    bar.update(progress.events, Number(progress.head), progress.position >= progress.head),
+  );
+  bar.finish(events);
+  await services.close();
+};
+
+main().catch((error: unknown) => {
+  process.stderr.write(`rebuild failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

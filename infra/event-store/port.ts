@@ -1,0 +1,70 @@
+/** Who caused a write: an API key, the operator (admin API), the scheduler or the system itself. */
+export type Actor =
+  | { type: 'api_key'; id: string }
+  | { type: 'admin' }
+  | { type: 'scheduler' }
+  | { type: 'system' };
+
+export type EventMetadata = Readonly<{
+  organisationId: string;
+  livemode: boolean;
+  /** The organisation's clock when it happened (a sandbox test clock moves it). */
+  businessTime: string;
+  /** Wall time when the event was written. */
+  recordedTime: string;
+  actor: Actor;
+  requestId: string | null;
+  causationId: string | null;
+  correlationId: string | null;
+}>;
+
+export type NewEvent = Readonly<{
+  /** Unique event id (uuid); lets an adapter de-duplicate a retried append. */
+  id: string;
+  type: string;
+  version: number;
+  data: unknown;
+  metadata: EventMetadata;
+}>;
+
+export type StoredEvent = NewEvent &
+  Readonly<{
+    streamId: string;
+    /** 0-based position of the event inside its stream. */
+    revision: number;
+    /** Position in the global log; strictly increasing in commit order. */
+    position: bigint;
+  }>;
+
+/**
+ * `no_stream`: the stream must not exist; a number: the revision of the stream's last event;
+ * `any`: no check.
+ */
+export type ExpectedRevision = 'no_stream' | 'any' | number;
+
+export type AppendResult = Readonly<{ nextExpectedRevision: number; position: bigint }>;
+
+export class WrongExpectedRevision extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`stream ${streamId}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedRevision';
+  }
+}
+
+export interface EventStore {
+  /** Appends atomically: every event or none. Refuses a wrong expected revision. */
+  append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** The stream's events in order; empty when the stream does not exist. */
+  readStream(streamId: string, fromRevision?: number): Promise<StoredEvent[]>;
+  /** Up to `limit` events of the global log strictly after `after` (0n: from the start), in commit order. */
+  readAll(after: bigint, limit: number): Promise<StoredEvent[]>;
+  /** Position of the last event in the global log (0n when empty). */
+  headPosition(): Promise<bigint>;
+  /** Calls `listener` (without arguments) whenever events may have been appended; returns an unsubscribe. */
+  onAppended(listener: () => void): () => void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,127 @@
+import type { SqliteDatabase } from '../sqlite/open-database';
+import {
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type StoredEvent,
+  WrongExpectedRevision,
+} from './port';
+
+type Row = {
+  global_position: number | bigint;
+  stream_id: string;
+  stream_position: number;
+  event_id: string;
+  type: string;
+  version: number;
+  data: string;
+  metadata: string;
+};
+
+const toStored = (row: Row): StoredEvent => ({
+  id: row.event_id,
+  streamId: row.stream_id,
+  revision: row.stream_position,
+  position: BigInt(row.global_position),
+  type: row.type,
+  version: row.version,
+  data: JSON.parse(row.data) as unknown,
+  metadata: JSON.parse(row.metadata) as StoredEvent['metadata'],
+});
+
+/** The embedded event log: one table in the SQLite file, appended to in one transaction per call. */
+export class SqliteEventStore implements EventStore {
+  private readonly listeners = new Set<() => void>();
+  private readonly statements;
+
+  constructor(private readonly db: SqliteDatabase) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS events (
+        global_position INTEGER PRIMARY KEY AUTOINCREMENT,
+        stream_id TEXT NOT NULL,
+        stream_position INTEGER NOT NULL,
+        event_id TEXT NOT NULL UNIQUE,
+        type TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        metadata TEXT NOT NULL,
+        UNIQUE (stream_id, stream_position)
+      );
+    `);
+    db.defaultSafeIntegers(false);
+    this.statements = {
+      lastRevision: db.prepare<[string], { rev: number | null }>(
+        'SELECT MAX(stream_position) AS rev FROM events WHERE stream_id = ?',
+      ),
+      insert: db.prepare(
+        `INSERT INTO events (stream_id, stream_position, event_id, type, version, data, metadata)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      readStream: db.prepare<[string, number], Row>(
+        'SELECT * FROM events WHERE stream_id = ? AND stream_position >= ? ORDER BY stream_position',
+      ),
+      readAll: db.prepare<[number, number], Row>(
+        'SELECT * FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?',
+      ),
+      head: db.prepare<[], { head: number | null }>('SELECT MAX(global_position) AS head FROM events'),
+    };
+  }
+
+  private readonly appendTx = (streamId: string, events: readonly NewEvent[], expected: ExpectedRevision) =>
+    this.db.transaction((): AppendResult => {
+      const last = this.statements.lastRevision.get(streamId)?.rev ?? null;
+      const actual = last === null ? 'no_stream' : last;
+      if (expected === 'no_stream' ? actual !== 'no_stream' : expected !== 'any' && expected !== actual) {
+        throw new WrongExpectedRevision(streamId, expected, actual);
+      }
+      let revision = last ?? -1;
+      let position = 0n;
+      for (const event of events) {
+        revision += 1;
+        const info = this.statements.insert.run(
+          streamId,
+          revision,
+          event.id,
+          event.type,
+          event.version,
+          JSON.stringify(event.data),
+          JSON.stringify(event.metadata),
+        );
+        position = BigInt(info.lastInsertRowid);
+      }
+      return { nextExpectedRevision: revision, position };
+    })();
+
+  append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    try {
+      const result = this.appendTx(streamId, events, expected);
+      if (events.length > 0) for (const listener of this.listeners) listener();
+      return Promise.resolve(result);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  readStream(streamId: string, fromRevision = 0): Promise<StoredEvent[]> {
+    return Promise.resolve(this.statements.readStream.all(streamId, fromRevision).map(toStored));
+  }
+
+  readAll(after: bigint, limit: number): Promise<StoredEvent[]> {
+    return Promise.resolve(this.statements.readAll.all(Number(after), limit).map(toStored));
+  }
+
+  headPosition(): Promise<bigint> {
+    return Promise.resolve(BigInt(this.statements.head.get()?.head ?? 0));
+  }
+
+  onAppended(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  close(): Promise<void> {
+    this.listeners.clear();
+    return Promise.resolve();
+  }
+}

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import type { SqliteDatabase } from '../sqlite/open-database';
+import {
+  type BeginResult,
+  DEFAULT_IDEMPOTENCY,
+  type IdempotencyOptions,
+  type IdempotencyStore,
+  type StoredResponse,
+} from './port';
+
+type Row = { fingerprint: string; token: string | null; response: string | null; expires_ms: number };
+
+/** The embedded idempotency store: one row per (scope, key), a lock or a stored success. */
+export class SqliteIdempotencyStore implements IdempotencyStore {
+  private readonly beginTx;
+  private readonly completeStmt;
+  private readonly releaseStmt;
+
+  constructor(db: SqliteDatabase, private readonly options: IdempotencyOptions = DEFAULT_IDEMPOTENCY) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS idempotency_records (
+        scope TEXT NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        token TEXT,
+        response TEXT,
+        expires_ms INTEGER NOT NULL,
+        PRIMARY KEY (scope, key)
+      );
+    `);
+    const find = db.prepare<[string, string], Row>(
+      'SELECT fingerprint, token, response, expires_ms FROM idempotency_records WHERE scope = ? AND key = ?',
+    );
+    const lock = db.prepare(
+      `INSERT INTO idempotency_records (scope, key, fingerprint, token, response, expires_ms) VALUES (?, ?, ?, ?, NULL, ?)
+       ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, token = excluded.token,
+         response = NULL, expires_ms = excluded.expires_ms`,
+    );
+    const prune = db.prepare('DELETE FROM idempotency_records WHERE expires_ms <= ? AND rowid IN (SELECT rowid FROM idempotency_records WHERE expires_ms <= ? LIMIT 100)');
+    this.beginTx = db.transaction((scope: string, key: string, fingerprint: string, nowMs: number): BeginResult => {
+      prune.run(nowMs, nowMs);
+      const row = find.get(scope, key);
+      if (row && row.expires_ms > nowMs) {
+        if (row.fingerprint !== fingerprint) return { kind: 'conflict' };
+        if (row.response !== null) return { kind: 'replay', response: JSON.parse(row.response) as StoredResponse };
+        return { kind: 'in_progress' };
+      }
+      const token = randomUUID();
+      lock.run(scope, key, fingerprint, token, nowMs + this.options.leaseMs);
+      return { kind: 'started', token };
+    });
+    this.completeStmt = db.prepare(
+      'UPDATE idempotency_records SET response = ?, token = NULL, expires_ms = ? WHERE scope = ? AND key = ? AND token = ?',
+    );
+    this.releaseStmt = db.prepare('DELETE FROM idempotency_records WHERE scope = ? AND key = ? AND token = ?');
+  }
+
+  begin(scope: string, key: string, fingerprint: string, nowMs: number): Promise<BeginResult> {
+    return Promise.resolve(this.beginTx(scope, key, fingerprint, nowMs));
+  }
+
+  complete(scope: string, key: string, token: string, response: StoredResponse, nowMs: number): Promise<void> {
+    this.completeStmt.run(JSON.stringify(response), nowMs + this.options.lifetimeMs, scope, key, token);
+    return Promise.resolve();
+  }
+
+  release(scope: string, key: string, token: string): Promise<void> {
+    this.releaseStmt.run(scope, key, token);
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}

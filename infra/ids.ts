@@ -1,0 +1,36 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+export const ID_PREFIXES = {
+  organisation: 'org',
+  customer: 'cus',
+  plan: 'plan',
+  charge: 'chg',
+  meter: 'mtr',
+  subscription: 'sub',
+  invoice: 'inv',
+  invoiceLine: 'il',
+  creditNote: 'cn',
+  event: 'evt',
+  delivery: 'whd',
+  webhookEndpoint: 'we',
+  apiKey: 'key',
+  request: 'req',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const LENGTH = 24;
+
+const base62 = (bytes: Buffer): string => {
+  let out = '';
+  for (let i = 0; out.length < LENGTH; i++) out += ALPHABET[bytes[i % bytes.length]! % 62];
+  return out;
+};
+
+/** A new random id with its type prefix, e.g. `cus_3kTn…`. */
+export const newId = (kind: IdKind): string => `${ID_PREFIXES[kind]}_${base62(randomBytes(LENGTH))}`;
+
+/** The same id every time for the same parts: retries after a crash find the object already made. */
+export const derivedId = (kind: IdKind, ...parts: string[]): string =>
+  `${ID_PREFIXES[kind]}_${base62(createHash('sha256').update(parts.join('\u0000')).digest())}`;

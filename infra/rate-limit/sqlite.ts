@@ -1,0 +1,36 @@
+import type { SqliteDatabase } from '../sqlite/open-database';
+import { DEFAULT_RATE_LIMIT, decide, type RateLimitDecision, type RateLimiter, type RateLimitOptions } from './port';
+
+/** The embedded rate limiter: one row per counted request, pruned as it slides out of the window. */
+export class SqliteRateLimiter implements RateLimiter {
+  private readonly hitTx;
+
+  constructor(db: SqliteDatabase, private readonly options: RateLimitOptions = DEFAULT_RATE_LIMIT) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS rate_limit_hits (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        key TEXT NOT NULL,
+        at_ms INTEGER NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS rate_limit_hits_key_at ON rate_limit_hits (key, at_ms);
+    `);
+    const prune = db.prepare('DELETE FROM rate_limit_hits WHERE key = ? AND at_ms <= ?');
+    const insert = db.prepare('INSERT INTO rate_limit_hits (key, at_ms) VALUES (?, ?)');
+    const window = db.prepare<[string], { at_ms: number }>(
+      'SELECT at_ms FROM rate_limit_hits WHERE key = ? ORDER BY at_ms, id',
+    );
+    this.hitTx = db.transaction((key: string, nowMs: number): RateLimitDecision => {
+      prune.run(key, nowMs - this.options.windowMs);
+      insert.run(key, nowMs);
+      return decide(window.all(key).map((row) => row.at_ms), nowMs, this.options);
+    });
+  }
+
+  hit(key: string, nowMs: number): Promise<RateLimitDecision> {
+    return Promise.resolve(this.hitTx(key, nowMs));
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}

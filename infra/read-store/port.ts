@@ -1,0 +1,42 @@
+/** A read-model document: plain JSON with a string id. */
+export type Doc = { id: string } & Record<string, unknown>;
+
+/** Equality, membership and case-insensitive equality on top-level (or dotted) fields. */
+export type Condition =
+  | { field: string; eq: string | number | boolean | null }
+  | { field: string; in: readonly (string | number | boolean)[] }
+  | { field: string; ieq: string };
+
+export type FindQuery = Readonly<{
+  where?: readonly Condition[];
+  /** Newest first: descending on this field, ties broken by descending id. */
+  orderBy: string;
+  limit: number;
+  /** Id of the last document of the previous page. */
+  startingAfter?: string;
+}>;
+
+export type Page<T> = Readonly<{ data: T[]; hasMore: boolean }>;
+
+export type IndexSpec = Readonly<{ collection: string; fields: readonly string[]; unique?: boolean }>;
+
+export type Write =
+  | { op: 'put'; collection: string; doc: Doc }
+  | { op: 'delete'; collection: string; id: string };
+
+export type Checkpoint = Readonly<{ name: string; position: bigint }>;
+
+export interface ReadStore {
+  ensureIndexes(indexes: readonly IndexSpec[]): Promise<void>;
+  get<T extends Doc>(collection: string, id: string): Promise<T | null>;
+  find<T extends Doc>(collection: string, query: FindQuery): Promise<Page<T>>;
+  /** Every document of a collection matching the conditions, in id order (for small sets). */
+  findAll<T extends Doc>(collection: string, where?: readonly Condition[]): Promise<T[]>;
+  count(collection: string, where?: readonly Condition[]): Promise<number>;
+  /** Applies the writes and moves the checkpoint together: all or nothing where the store allows. */
+  commit(writes: readonly Write[], checkpoint?: Checkpoint): Promise<void>;
+  checkpoint(name: string): Promise<bigint>;
+  /** Drops every document of the collections and the named checkpoints (for a rebuild). */
+  reset(collections: readonly string[], checkpointNames: readonly string[]): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,7 @@
+/** `starting_after` names no document of the listed collection (or one outside the filter). */
+export class UnknownCursor extends Error {
+  constructor(readonly id: string) {
+    super(`no object with id ${id} to start after`);
+    this.name = 'UnknownCursor';
+  }
+}

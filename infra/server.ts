@@ -1,0 +1,44 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../api/app';
+import { resolveAdminToken } from './admin-token';
+import { quickStart, quickStartBanner } from './quick-start';
+import type { Config } from './config';
+import type { Logger } from './logger';
+import { apiDeps, openServices, type Services } from './services';
+
+export type RunningService = Readonly<{
+  url: string;
+  adminToken: string;
+  services: Services;
+  stop(): Promise<void>;
+}>;
+
+/** Starts everything one embedded process runs: stores, projections and the HTTP API. */
+export const startService = async (config: Config, logger: Logger): Promise<RunningService> => {
+  const services = await openServices(config, logger);
+  const { token: adminToken, created } = resolveAdminToken(config.DATA_DIR, config.ADMIN_TOKEN);
+  if (created) {
+    process.stdout.write(`\nAdmin token (shown once, kept in ${config.DATA_DIR}/admin-token):\n  ${adminToken}\n\n`);
+  }
+  await services.projections.start();
+  const demo = await quickStart(services);
+  if (demo) await services.projections.waitFor(demo.position);
+  const { app } = createApp(apiDeps(services, adminToken));
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(config.PORT, () => resolve(listening));
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  logger.info({ url }, 'billing service listening');
+  if (demo) process.stdout.write(quickStartBanner(url, demo));
+  return {
+    url,
+    adminToken,
+    services,
+    stop: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await services.close();
+    },
+  };
+};

@@ -1,0 +1,86 @@
+import { join } from 'node:path';
+import type { ApiDeps } from '../api/deps';
+import { allProjections } from '../projections/all';
+import { ProjectionRunner } from '../projections/runner';
+import type { Clock } from './clock/clock';
+import { type Clocks, realClocks } from './clock/clocks';
+import type { Config } from './config';
+import type { EventStore } from './event-store/port';
+import { SqliteEventStore } from './event-store/sqlite';
+import { SqliteIdempotencyStore } from './idempotency/sqlite';
+import type { IdempotencyStore } from './idempotency/port';
+import type { Logger } from './logger';
+import type { RateLimiter } from './rate-limit/port';
+import { SqliteRateLimiter } from './rate-limit/sqlite';
+import type { ReadStore } from './read-store/port';
+import { SqliteReadStore } from './read-store/sqlite';
+import { openDatabase, type SqliteDatabase } from './sqlite/open-database';
+
+/** The ports wired for one process: each production URL switches one port, nothing else changes. */
+export type Services = Readonly<{
+  config: Config;
+  logger: Logger;
+  db: SqliteDatabase;
+  store: EventStore;
+  readStore: ReadStore;
+  clocks: Clocks;
+  projections: ProjectionRunner;
+  rateLimiter: RateLimiter;
+  idempotency: IdempotencyStore;
+  close(): Promise<void>;
+}>;
+
+export const databaseFile = (dataDir: string): string => join(dataDir, 'billing.sqlite');
+
+export const openServices = async (config: Config, logger: Logger, wallClock?: Clock): Promise<Services> => {
+  const db = openDatabase(databaseFile(config.DATA_DIR));
+  // Production drivers load only when their URL is set.
+  const store: EventStore = config.EVENTSTORE_URL
+    ? new (await import('./event-store/eventstoredb')).EventStoreDbEventStore(config.EVENTSTORE_URL)
+    : new SqliteEventStore(db);
+  const readStore: ReadStore = config.MONGO_URL
+    ? await (await import('./read-store/mongo')).MongoReadStore.connect(config.MONGO_URL, 'billing')
+    : new SqliteReadStore(db);
+  const rateLimiter: RateLimiter = new SqliteRateLimiter(db);
+  const idempotency: IdempotencyStore = new SqliteIdempotencyStore(db);
+  const projections = new ProjectionRunner(store, readStore, allProjections, logger.child({ component: 'projections' }));
+  logger.info(
+    {
+      eventStore: config.EVENTSTORE_URL ? 'eventstoredb' : 'sqlite',
+      readStore: config.MONGO_URL ? 'mongodb' : 'sqlite',
+      dataDir: config.DATA_DIR,
+    },
+    'stores opened',
+  );
+  return {
+    config,
+    logger,
+    db,
+    store,
+    readStore,
+    clocks: realClocks(wallClock),
+    projections,
+    rateLimiter,
+    idempotency,
+    close: async () => {
+      await projections.stop();
+      await rateLimiter.close();
+      await idempotency.close();
+      await store.close();
+      await readStore.close();
+      db.close();
+    },
+  };
+};
+
+/** The HTTP layer's dependencies, taken from the process's services. */
+export const apiDeps = (services: Services, adminToken: string): ApiDeps => ({
+  store: services.store,
+  clocks: services.clocks,
+  readStore: services.readStore,
+  logger: services.logger,
+  adminToken,
+  rateLimiter: services.rateLimiter,
+  idempotency: services.idempotency,
+  waitForProjections: (position) => services.projections.waitFor(position),
+});

@@ -1,0 +1,5 @@
+import { apiKeysProjection } from './api-keys';
+import { organisationsProjection } from './organisations';
+import type { Projection } from './projection';
+
+export const allProjections: readonly Projection[] = [organisationsProjection, apiKeysProjection];

@@ -1,0 +1,20 @@
+import type { StoredEvent } from '../infra/event-store/port';
+import type { Doc, IndexSpec } from '../infra/read-store/port';
+
+/** What a projection handler sees: reads that include the batch's own pending writes. */
+export type ProjectionContext = Readonly<{
+  get<T extends Doc>(collection: string, id: string): Promise<T | null>;
+  put(collection: string, doc: Doc): void;
+  delete(collection: string, id: string): void;
+}>;
+
+/** One read model: the events it follows and the documents it writes from them. */
+export type Projection = Readonly<{
+  name: string;
+  /** Bump when the documents' shape changes: the runner rebuilds the read model from zero. */
+  version: number;
+  collections: readonly string[];
+  indexes: readonly IndexSpec[];
+  handles: readonly string[];
+  apply(event: StoredEvent, context: ProjectionContext): Promise<void>;
+}>;

@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process';
+import request from 'supertest';
+import { servedRoutes } from '../support/served-routes';
+import { startTestService, type TestService } from '../support/test-service';
+
+/** The validator is an ES module; it runs in a child process and reads the document on stdin. */
+const validate = (document: unknown): { valid: boolean; errors?: unknown } => {
+  const script = `
+    import { Validator } from '@seriousme/openapi-schema-validator';
+    let text = '';
+    for await (const chunk of process.stdin) text += chunk;
+    const validator = new Validator();
+    const result = await validator.validate(JSON.parse(text));
+    process.stdout.write(JSON.stringify({ ...result, version: validator.version }));
+  `;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    input: JSON.stringify(document),
+    encoding: 'utf8',
+    cwd: process.cwd(),
+  });
+  if (run.status !== 0) throw new Error(run.stderr);
+  return JSON.parse(run.stdout) as { valid: boolean; errors?: unknown; version: string };
+};
+
+const documented = (document: { paths: Record<string, Record<string, unknown>> }): string[] =>
+  Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+
+describe('OpenAPI documents', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => {
+    await service.close();
+  });
+
+  it.each([
+    ['/v1/openapi.json', '/v1/'],
+    ['/admin/v1/openapi.json', '/admin/v1/'],
+  ])('serves %s without a key as a valid OpenAPI 3.1 document covering every served route', async (path, prefix) => {
+    const response = await request(service.app).get(path);
+    expect(response.status).toBe(200);
+    expect(response.body.openapi).toBe('3.1.0');
+    expect(response.body.info.version).toBe('1.0.0');
+    const result = validate(response.body);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    const served = servedRoutes(service.app).filter((route) => route.split(' ')[1]!.startsWith(prefix));
+    expect(served.length).toBeGreaterThan(1);
+    expect(documented(response.body).sort()).toEqual(served);
+  });
+
+  it('documents request bodies from the same schemas the routes validate with', async () => {
+    const { body } = await request(service.app).get('/admin/v1/openapi.json');
+    const schema = body.paths['/admin/v1/organisations'].post.requestBody.content['application/json'].schema;
+    expect(schema.required).toEqual(expect.arrayContaining(['name', 'timezone', 'default_currency']));
+    expect(schema.additionalProperties).toBe(false);
+    expect(body.components.schemas.Organisation.properties.livemode).toEqual({ type: 'boolean' });
+  });
+});

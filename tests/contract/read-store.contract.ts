@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import type { ReadStore } from '../../infra/read-store/port';
+import { UnknownCursor } from '../../infra/read-store/unknown-cursor';
+
+type Item = { id: string; created: string; org: string; status: string; email: string | null; live: boolean };
+
+/** The read store port's contract; every adapter runs it. */
+export const describeReadStore = (name: string, open: () => Promise<ReadStore>): void => {
+  describe(`ReadStore contract: ${name}`, () => {
+    let store: ReadStore;
+    let collection: string;
+    let org: string;
+    const item = (n: number, overrides: Partial<Item> = {}): Item => ({
+      id: `item_${String(n).padStart(3, '0')}`,
+      created: `2026-01-01T00:00:${String(n % 60).padStart(2, '0')}.000Z`,
+      org,
+      status: n % 2 === 0 ? 'active' : 'inactive',
+      email: `User${n}@Example.com`,
+      live: n % 3 !== 0,
+      ...overrides,
+    });
+    const put = (docs: Item[]) => store.commit(docs.map((doc) => ({ op: 'put', collection, doc })));
+
+    beforeEach(async () => {
+      store = await open();
+      // Unique names keep runs against a shared server apart.
+      collection = `c_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+      org = `org_${randomUUID().slice(0, 8)}`;
+      await store.ensureIndexes([{ collection, fields: ['org', 'created'] }]);
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it('puts, replaces, gets and deletes documents', async () => {
+      await put([item(1)]);
+      expect(await store.get(collection, 'item_001')).toEqual(item(1));
+      await put([item(1, { status: 'changed' })]);
+      expect((await store.get<Item>(collection, 'item_001'))?.status).toBe('changed');
+      await store.commit([{ op: 'delete', collection, id: 'item_001' }]);
+      expect(await store.get(collection, 'item_001')).toBeNull();
+      expect(await store.get(collection, 'missing')).toBeNull();
+    });
+
+    it('finds with equality, membership, case-insensitive equality, null and booleans', async () => {
+      await put([1, 2, 3, 4, 5, 6].map((n) => item(n)));
+      await put([item(7, { email: null })]);
+      const ids = async (where: Parameters<ReadStore['findAll']>[1]) =>
+        (await store.findAll<Item>(collection, where)).map((d) => d.id);
+      expect(await ids([{ field: 'status', eq: 'active' }])).toEqual(['item_002', 'item_004', 'item_006']);
+      expect(await ids([{ field: 'id', in: ['item_001', 'item_005', 'nope'] }])).toEqual(['item_001', 'item_005']);
+      expect(await ids([{ field: 'email', ieq: 'user3@EXAMPLE.COM' }])).toEqual(['item_003']);
+      expect(await ids([{ field: 'email', eq: null }])).toEqual(['item_007']);
+      expect(await ids([{ field: 'live', eq: false }])).toEqual(['item_003', 'item_006']);
+      expect(await ids([{ field: 'status', in: [] }])).toEqual([]);
+      expect(await store.count(collection, [{ field: 'org', eq: org }, { field: 'status', eq: 'inactive' }])).toBe(4);
+    });
+
+    it('pages newest first with a stable tie-break on id', async () => {
+      // Items 1 and 61 share a created time; the larger id comes first.
+      await put([item(1), item(2), item(3), item(61), item(4)]);
+      const all: string[] = [];
+      let startingAfter: string | undefined;
+      for (let page = 0; page < 5; page++) {
+        const result = await store.find<Item>(collection, {
+          where: [{ field: 'org', eq: org }],
+          orderBy: 'created',
+          limit: 2,
+          ...(startingAfter ? { startingAfter } : {}),
+        });
+        all.push(...result.data.map((d) => d.id));
+        if (!result.hasMore) break;
+        startingAfter = result.data[result.data.length - 1]!.id;
+      }
+      expect(all).toEqual(['item_004', 'item_003', 'item_002', 'item_061', 'item_001']);
+      const exact = await store.find(collection, { orderBy: 'created', limit: 5 });
+      expect(exact.hasMore).toBe(false);
+      expect(exact.data).toHaveLength(5);
+    });
+
+    it('combines filters with paging', async () => {
+      await put([1, 2, 3, 4, 5, 6].map((n) => item(n)));
+      const first = await store.find<Item>(collection, {
+        where: [{ field: 'status', in: ['active'] }],
+        orderBy: 'created',
+        limit: 2,
+      });
+      expect(first.data.map((d) => d.id)).toEqual(['item_006', 'item_004']);
+      expect(first.hasMore).toBe(true);
+      const second = await store.find<Item>(collection, {
+        where: [{ field: 'status', in: ['active'] }],
+        orderBy: 'created',
+        limit: 2,
+        startingAfter: 'item_004',
+      });
+      expect(second.data.map((d) => d.id)).toEqual(['item_002']);
+      expect(second.hasMore).toBe(false);
+    });
+
+    it('refuses a cursor that is not in the listed set', async () => {
+      await put([item(1), item(2)]);
+      await expect(
+        store.find(collection, { orderBy: 'created', limit: 2, startingAfter: 'item_999' }),
+      ).rejects.toBeInstanceOf(UnknownCursor);
+      await expect(
+        store.find(collection, {
+          where: [{ field: 'status', eq: 'active' }],
+          orderBy: 'created',
+          limit: 2,
+          startingAfter: 'item_001',
+        }),
+      ).rejects.toBeInstanceOf(UnknownCursor);
+    });
+
+    it('moves a checkpoint together with the writes', async () => {
+      const checkpointName = `cp_${collection}`;
+      expect(await store.checkpoint(checkpointName)).toBe(0n);
+      await store.commit([{ op: 'put', collection, doc: item(1) }], { name: checkpointName, position: 42n });
+      expect(await store.checkpoint(checkpointName)).toBe(42n);
+      expect(await store.get(collection, 'item_001')).not.toBeNull();
+    });
+
+    it('changes nothing, checkpoint included, when a batch fails', async () => {
+      const checkpointName = `cp_${collection}`;
+      await store.ensureIndexes([{ collection, fields: ['email'], unique: true }]);
+      await store.commit([{ op: 'put', collection, doc: item(1) }], { name: checkpointName, position: 1n });
+      await expect(
+        store.commit(
+          [
+            { op: 'put', collection, doc: item(2) },
+            { op: 'put', collection, doc: item(3, { email: item(1).email }) },
+          ],
+          { name: checkpointName, position: 2n },
+        ),
+      ).rejects.toThrow();
+      expect(await store.get(collection, 'item_002')).toBeNull();
+      expect(await store.checkpoint(checkpointName)).toBe(1n);
+    });
+
+    it('resets collections and checkpoints for a rebuild', async () => {
+      const checkpointName = `cp_${collection}`;
+      await store.commit([{ op: 'put', collection, doc: item(1) }], { name: checkpointName, position: 9n });
+      await store.reset([collection], [checkpointName]);
+      expect(await store.count(collection)).toBe(0);
+      expect(await store.checkpoint(checkpointName)).toBe(0n);
+    });
+  });
+};

@@ -1,0 +1,22 @@
+import { randomUUID } from 'node:crypto';
+import type { EventMetadata, NewEvent } from '../../infra/event-store/port';
+
+export const testMetadata = (overrides: Partial<EventMetadata> = {}): EventMetadata => ({
+  organisationId: 'org_test',
+  livemode: true,
+  businessTime: '2026-01-01T00:00:00.000Z',
+  recordedTime: '2026-01-01T00:00:00.000Z',
+  actor: { type: 'admin' },
+  requestId: null,
+  causationId: null,
+  correlationId: null,
+  ...overrides,
+});
+
+export const testEvent = (type: string, data: unknown = {}): NewEvent => ({
+  id: randomUUID(),
+  type,
+  version: 1,
+  data,
+  metadata: testMetadata(),
+});

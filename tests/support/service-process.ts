@@ -1,0 +1,61 @@
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+
+/** The compiled service; `npm test` compiles first, a bare `jest` run compiles here. */
+export const ensureBuilt = (): void => {
+  if (!existsSync(join(root, 'dist', 'infra', 'main.js'))) {
+    execFileSync(join(root, 'node_modules', '.bin', 'tsc'), [], { cwd: root, stdio: 'inherit' });
+  }
+};
+
+export type ServiceProcess = Readonly<{ url: string; output: () => string; stop(): Promise<number | null> }>;
+
+/** Starts `node dist/infra/main.js` as a real process and waits until it listens. */
+export const startServiceProcess = (env: Record<string, string>): Promise<ServiceProcess> =>
+  new Promise((resolve, reject) => {
+    const child: ChildProcess = spawn(process.execPath, [join(root, 'dist', 'infra', 'main.js')], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`service did not start:\n${output}`));
+    }, 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({
+          url: match[1]!,
+          output: () => output,
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', (code) => done(code));
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code}:\n${output}`));
+    });
+  });
+
+/** Runs a compiled command to its end; returns its exit status and both output streams. */
+export const runNode = (script: string, args: string[], env: Record<string, string>) => {
+  const result = spawnSync(process.execPath, [join(root, 'dist', script), ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    encoding: 'utf8',
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+};

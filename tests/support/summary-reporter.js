@@ -1,0 +1,18 @@
+/** Prints the plain closing line CI reads, and repeats which adapter suites were skipped and why. */
+class SummaryReporter {
+  onRunComplete(_contexts, results) {
+    const skipped = [
+      ['EVENTSTORE_URL', 'EventStoreDB'],
+      ['MONGO_URL', 'MongoDB'],
+      ['REDIS_URL', 'Redis'],
+    ]
+      .filter(([name]) => !process.env[name])
+      .map(([name, what]) => `${what} adapter contract suites skipped: ${name} is not set`);
+    for (const line of skipped) process.stdout.write(`${line}\n`);
+    const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
+    process.stdout.write(
+      `tests: ${results.numPassedTests} passed, ${failed} failed, ${results.numPendingTests} skipped\n`,
+    );
+  }
+}
+module.exports = SummaryReporter;

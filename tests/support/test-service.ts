@@ -1,0 +1,42 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Express } from 'express';
+import { createApp } from '../../api/app';
+import type { RouteRegistry } from '../../api/route';
+import type { Clock } from '../../infra/clock/clock';
+import { loadConfig } from '../../infra/config';
+import { silentLogger } from '../../infra/logger';
+import { apiDeps, openServices, type Services } from '../../infra/services';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export type TestService = Readonly<{
+  app: Express;
+  routes: RouteRegistry;
+  services: Services;
+  dataDir: string;
+  admin: Readonly<{ Authorization: string }>;
+  close(): Promise<void>;
+}>;
+
+export const tempDir = (label: string): string => mkdtempSync(join(tmpdir(), `${label}-`));
+
+/** The real app on the embedded stores in a fresh data directory. */
+export const startTestService = async (
+  dataDir = tempDir('billing'),
+  options: { clock?: Clock } = {},
+): Promise<TestService> => {
+  const config = loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent' });
+  const services = await openServices(config, silentLogger(), options.clock);
+  await services.projections.start();
+  const { app, routes } = createApp(apiDeps(services, ADMIN_TOKEN));
+  return {
+    app,
+    routes,
+    services,
+    dataDir,
+    admin: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+    close: () => services.close(),
+  };
+};

@@ -26,6 +26,10 @@ export const authenticate =
   (deps: ApiDeps): RequestHandler =>
   async (req, res, next) => {
     try {
+      // Until a key is identified nothing is counted against anyone; the headers still say so.
+      res.setHeader('RateLimit-Limit', String(deps.rateLimiter.limit));
+      res.setHeader('RateLimit-Remaining', String(deps.rateLimiter.limit));
+      res.setHeader('RateLimit-Reset', '0');
       const presented = BEARER.exec(req.headers.authorization ?? '')?.[1];
       const parsed = presented ? parseApiKey(presented) : null;
       if (!parsed) throw invalidKey();

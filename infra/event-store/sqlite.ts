@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from '../sqlite/open-database';
+import { settle } from '../sqlite/settle';
 import {
   type AppendResult,
   type EventStore,
@@ -94,13 +95,11 @@ export class SqliteEventStore implements EventStore {
     })();
 
   append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    try {
+    return settle(() => {
       const result = this.appendTx(streamId, events, expected);
       if (events.length > 0) for (const listener of this.listeners) listener();
-      return Promise.resolve(result);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+      return result;
+    });
   }
 
   readStream(streamId: string, fromRevision = 0): Promise<StoredEvent[]> {

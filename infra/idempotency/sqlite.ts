@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SqliteDatabase } from '../sqlite/open-database';
+import { settle } from '../sqlite/settle';
 import {
   type BeginResult,
   DEFAULT_IDEMPOTENCY,
@@ -56,17 +57,19 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   begin(scope: string, key: string, fingerprint: string, nowMs: number): Promise<BeginResult> {
-    return Promise.resolve(this.beginTx(scope, key, fingerprint, nowMs));
+    return settle(() => this.beginTx(scope, key, fingerprint, nowMs));
   }
 
   complete(scope: string, key: string, token: string, response: StoredResponse, nowMs: number): Promise<void> {
-    this.completeStmt.run(JSON.stringify(response), nowMs + this.options.lifetimeMs, scope, key, token);
-    return Promise.resolve();
+    return settle(() => {
+      this.completeStmt.run(JSON.stringify(response), nowMs + this.options.lifetimeMs, scope, key, token);
+    });
   }
 
   release(scope: string, key: string, token: string): Promise<void> {
-    this.releaseStmt.run(scope, key, token);
-    return Promise.resolve();
+    return settle(() => {
+      this.releaseStmt.run(scope, key, token);
+    });
   }
 
   close(): Promise<void> {

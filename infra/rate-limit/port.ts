@@ -11,6 +11,7 @@ export type RateLimitDecision = Readonly<{
 
 /** A sliding-window log per key; every request is counted, refused ones too. */
 export interface RateLimiter {
+  readonly limit: number;
   hit(key: string, nowMs: number): Promise<RateLimitDecision>;
   close(): Promise<void>;
 }

@@ -1,11 +1,14 @@
 import type { SqliteDatabase } from '../sqlite/open-database';
+import { settle } from '../sqlite/settle';
 import { DEFAULT_RATE_LIMIT, decide, type RateLimitDecision, type RateLimiter, type RateLimitOptions } from './port';
 
 /** The embedded rate limiter: one row per counted request, pruned as it slides out of the window. */
 export class SqliteRateLimiter implements RateLimiter {
   private readonly hitTx;
+  readonly limit: number;
 
   constructor(db: SqliteDatabase, private readonly options: RateLimitOptions = DEFAULT_RATE_LIMIT) {
+    this.limit = options.limit;
     db.exec(`
       CREATE TABLE IF NOT EXISTS rate_limit_hits (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -27,7 +30,7 @@ export class SqliteRateLimiter implements RateLimiter {
   }
 
   hit(key: string, nowMs: number): Promise<RateLimitDecision> {
-    return Promise.resolve(this.hitTx(key, nowMs));
+    return settle(() => this.hitTx(key, nowMs));
   }
 
   close(): Promise<void> {

@@ -2,6 +2,7 @@ import type { SqliteDatabase } from '../sqlite/open-database';
 import { assertCollection, assertField } from './names';
 import type { Checkpoint, Condition, Doc, FindQuery, IndexSpec, Page, ReadStore, Write } from './port';
 import { UnknownCursor } from './unknown-cursor';
+import { settle } from '../sqlite/settle';
 
 type SqlValue = string | number | null;
 type Statement<P extends unknown[], R> = {
@@ -85,6 +86,10 @@ export class SqliteReadStore implements ReadStore {
   }
 
   find<T extends Doc>(collection: string, query: FindQuery): Promise<Page<T>> {
+    return settle(() => this.findNow<T>(collection, query));
+  }
+
+  private findNow<T extends Doc>(collection: string, query: FindQuery): Page<T> {
     const name = this.ensureTable(collection);
     const where = whereClause(query.where);
     const order = path(query.orderBy);
@@ -93,7 +98,7 @@ export class SqliteReadStore implements ReadStore {
     if (query.startingAfter !== undefined) {
       const cursor = this.prepare<SqlValue[], { sort: SqlValue }>(`SELECT ${order} AS sort FROM ${name} WHERE id = ? AND ${where.sql}`)
         .get(query.startingAfter, ...where.params);
-      if (!cursor) return Promise.reject(new UnknownCursor(query.startingAfter));
+      if (!cursor) throw new UnknownCursor(query.startingAfter);
       cursorSql = `(${order} < ? OR (${order} = ? AND id < ?))`;
       cursorParams.push(cursor.sort, cursor.sort, query.startingAfter);
     }
@@ -101,10 +106,10 @@ export class SqliteReadStore implements ReadStore {
         `SELECT doc FROM ${name} WHERE ${where.sql} AND ${cursorSql} ORDER BY ${order} DESC, id DESC LIMIT ?`,
       )
       .all(...where.params, ...cursorParams, query.limit + 1);
-    return Promise.resolve({
+    return {
       data: rows.slice(0, query.limit).map((row) => JSON.parse(row.doc) as T),
       hasMore: rows.length > query.limit,
-    });
+    };
   }
 
   findAll<T extends Doc>(collection: string, conditions?: readonly Condition[]): Promise<T[]> {
@@ -124,6 +129,10 @@ export class SqliteReadStore implements ReadStore {
   }
 
   commit(writes: readonly Write[], checkpoint?: Checkpoint): Promise<void> {
+    return settle(() => this.commitNow(writes, checkpoint));
+  }
+
+  private commitNow(writes: readonly Write[], checkpoint?: Checkpoint): void {
     const statements = writes.map((write) => ({ write, name: this.ensureTable(write.collection) }));
     this.db.transaction(() => {
       for (const { write, name } of statements) {
@@ -141,7 +150,6 @@ export class SqliteReadStore implements ReadStore {
           .run(checkpoint.name, checkpoint.position.toString());
       }
     })();
-    return Promise.resolve();
   }
 
   checkpoint(name: string): Promise<bigint> {

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import type { EventDefinition } from '../shared/event-definition';
+
+const contact = {
+  name: z.string().nullable(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  email: z.string().nullable(),
+};
+
+const imported = z.object({
+  customerId: z.string(),
+  organisationId: z.string(),
+  code: z.string().nullable(),
+  ...contact,
+  accountingContactId: z.string().nullable(),
+  /** How it arrived: imported by an operator, adopted from an existing contact, or created with a new contact. */
+  source: z.enum(['admin_import', 'adopted_contact', 'created_contact']),
+});
+
+const updated = z.object({
+  customerId: z.string(),
+  organisationId: z.string(),
+  changes: z.object({ status: z.enum(['active', 'inactive']), name: z.string().nullable(), email: z.string().nullable() }).partial(),
+});
+
+export type CustomerImported = { type: 'CustomerImported'; data: z.infer<typeof imported> };
+export type CustomerUpdated = { type: 'CustomerUpdated'; data: z.infer<typeof updated> };
+export type CustomerEvent = CustomerImported | CustomerUpdated;
+
+export const customerEventDefinitions: EventDefinition[] = [
+  { type: 'CustomerImported', version: 1, schema: imported },
+  { type: 'CustomerUpdated', version: 1, schema: updated },
+];
+
+export const customerStream = (customerId: string): string => `customer-${customerId}`;

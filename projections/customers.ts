@@ -1,0 +1,62 @@
+import type { CustomerEvent } from '../domain/customer/events';
+import type { Projection } from './projection';
+
+export const CUSTOMERS = 'customers';
+
+/** The Customer object of the API document; `_`-prefixed fields are internal. */
+export type CustomerDoc = {
+  id: string;
+  object: 'customer';
+  code: string | null;
+  name: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  status: 'active' | 'inactive';
+  accounting_contact_id: string | null;
+  created: string;
+  _organisation: string;
+};
+
+export const customersProjection: Projection = {
+  name: 'customers',
+  version: 1,
+  collections: [CUSTOMERS],
+  indexes: [
+    { collection: CUSTOMERS, fields: ['_organisation', 'created'] },
+    { collection: CUSTOMERS, fields: ['_organisation', 'code'] },
+  ],
+  handles: ['CustomerImported', 'CustomerUpdated'],
+  apply: async (event, context) => {
+    const typed = event as unknown as CustomerEvent;
+    switch (typed.type) {
+      case 'CustomerImported': {
+        const data = typed.data;
+        const doc: CustomerDoc = {
+          id: data.customerId,
+          object: 'customer',
+          code: data.code,
+          name: data.name,
+          first_name: data.firstName,
+          last_name: data.lastName,
+          email: data.email,
+          status: 'active',
+          accounting_contact_id: data.accountingContactId,
+          created: event.metadata.businessTime,
+          _organisation: data.organisationId,
+        };
+        context.put(CUSTOMERS, doc);
+        return;
+      }
+      case 'CustomerUpdated': {
+        const doc = await context.get<CustomerDoc>(CUSTOMERS, typed.data.customerId);
+        if (doc) context.put(CUSTOMERS, { ...doc, ...typed.data.changes });
+        return;
+      }
+      default: {
+        const exhaustive: never = typed;
+        return exhaustive;
+      }
+    }
+  },
+};

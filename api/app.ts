@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import { adminAuth } from './admin/admin-auth';
 import { apiKeyRoutes } from './admin/api-keys';
+import { catalogueRoutes as adminCatalogueRoutes } from './admin/catalogue';
 import { organisationRoutes } from './admin/organisations';
 import type { ApiDeps } from './deps';
 import { errorHandler, unknownEndpoint } from './middleware/error-handler';
@@ -8,6 +9,7 @@ import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
 import { openApiDocument } from './openapi';
 import { authenticate } from './public/authenticate';
+import { catalogueRoutes } from './public/catalogue';
 import { organisationRoute } from './public/organisation';
 import { type RouteRegistry, route } from './route';
 
@@ -57,11 +59,13 @@ export const createApp = (deps: ApiDeps): App => {
   const admin = express.Router();
   organisationRoutes(admin, routes, deps);
   apiKeyRoutes(admin, routes, deps);
+  adminCatalogueRoutes(admin, routes, deps);
   app.use('/admin', adminAuth(deps.adminToken));
   app.use(admin);
 
   const v1 = express.Router();
   organisationRoute(v1, routes, deps);
+  catalogueRoutes(v1, routes, deps);
   app.use('/v1', authenticate(deps));
   app.use(v1);
 

@@ -13,8 +13,15 @@ export const listQuery = <Shape extends z.ZodRawShape>(filters: Shape) =>
 export const csvEnum = <const Values extends readonly [string, ...string[]]>(values: Values) =>
   z
     .string()
-    .transform((text) => text.split(',').map((value) => value.trim()))
-    .pipe(z.array(z.enum(values)).min(1))
+    .transform((text, context) => {
+      const chosen = text.split(',').map((value) => value.trim());
+      const unknown = chosen.filter((value) => !values.includes(value));
+      if (unknown.length > 0 || chosen.length === 0) {
+        context.addIssue({ code: 'custom', message: `takes ${values.join(', ')} (comma-separated)` });
+        return z.NEVER;
+      }
+      return chosen as Values[number][];
+    })
     .describe(`Comma-separated: ${values.join(', ')}`);
 
 export const listOf = <Item extends z.ZodType>(item: Item) =>

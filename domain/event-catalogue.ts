@@ -1,8 +1,19 @@
 import { apiKeyEventDefinitions } from './api-key/events';
+import { chargeEventDefinitions } from './charge/events';
+import { customerEventDefinitions } from './customer/events';
+import { meterEventDefinitions } from './meter/events';
 import { organisationEventDefinitions } from './organisation/events';
+import { planEventDefinitions } from './plan/events';
 import type { EventDefinition } from './shared/event-definition';
 
 /** Every event type the log may hold, by type. */
 export const eventCatalogue: ReadonlyMap<string, EventDefinition> = new Map(
-  [...organisationEventDefinitions, ...apiKeyEventDefinitions].map((definition) => [definition.type, definition]),
+  [
+    ...organisationEventDefinitions,
+    ...apiKeyEventDefinitions,
+    ...customerEventDefinitions,
+    ...meterEventDefinitions,
+    ...planEventDefinitions,
+    ...chargeEventDefinitions,
+  ].map((definition) => [definition.type, definition]),
 );

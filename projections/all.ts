@@ -1,5 +1,16 @@
 import { apiKeysProjection } from './api-keys';
+import { chargesProjection } from './charges';
+import { customersProjection } from './customers';
+import { metersProjection } from './meters';
 import { organisationsProjection } from './organisations';
+import { plansProjection } from './plans';
 import type { Projection } from './projection';
 
-export const allProjections: readonly Projection[] = [organisationsProjection, apiKeysProjection];
+export const allProjections: readonly Projection[] = [
+  organisationsProjection,
+  apiKeysProjection,
+  customersProjection,
+  metersProjection,
+  plansProjection,
+  chargesProjection,
+];

@@ -1,0 +1,21 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { openDatabase } from '../../sqlite/open-database';
+import { createDemoAccountingApp } from './app';
+
+/** Starts the demonstration accounting server on its own SQLite file (state survives a restart). */
+export const startDemoAccountingServer = async (options: { port: number; dbPath: string; host?: string }) => {
+  const db = openDatabase(options.dbPath);
+  const app = createDemoAccountingApp(db);
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(options.port, options.host ?? '127.0.0.1', () => resolve(listening));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      db.close();
+    },
+  };
+};

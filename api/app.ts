@@ -1,6 +1,8 @@
 import express, { type Express } from 'express';
 import { adminAuth } from './admin/admin-auth';
+import { accountingRoutes } from './admin/accounting';
 import { apiKeyRoutes } from './admin/api-keys';
+import { adminCustomerRoutes } from './admin/customers';
 import { catalogueRoutes as adminCatalogueRoutes } from './admin/catalogue';
 import { organisationRoutes } from './admin/organisations';
 import type { ApiDeps } from './deps';
@@ -10,6 +12,7 @@ import { requestId } from './middleware/request-id';
 import { openApiDocument } from './openapi';
 import { authenticate } from './public/authenticate';
 import { catalogueRoutes } from './public/catalogue';
+import { customerRoutes } from './public/customers';
 import { organisationRoute } from './public/organisation';
 import { type RouteRegistry, route } from './route';
 
@@ -60,12 +63,15 @@ export const createApp = (deps: ApiDeps): App => {
   organisationRoutes(admin, routes, deps);
   apiKeyRoutes(admin, routes, deps);
   adminCatalogueRoutes(admin, routes, deps);
+  accountingRoutes(admin, routes, deps);
+  adminCustomerRoutes(admin, routes, deps);
   app.use('/admin', adminAuth(deps.adminToken));
   app.use(admin);
 
   const v1 = express.Router();
   organisationRoute(v1, routes, deps);
   catalogueRoutes(v1, routes, deps);
+  customerRoutes(v1, routes, deps);
   app.use('/v1', authenticate(deps));
   app.use(v1);
 

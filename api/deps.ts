@@ -1,4 +1,5 @@
 import type { CommandDeps } from '../commands/deps';
+import type { AccountingSystem } from '../infra/accounting/port';
 import type { IdempotencyStore } from '../infra/idempotency/port';
 import type { Logger } from '../infra/logger';
 import type { RateLimiter } from '../infra/rate-limit/port';
@@ -12,6 +13,7 @@ export type ApiDeps = CommandDeps &
     adminToken: string;
     rateLimiter: RateLimiter;
     idempotency: IdempotencyStore;
+    accounting: AccountingSystem;
     /** Resolves once every read model includes the position (bounded wait). */
     waitForProjections: (position: bigint) => Promise<boolean>;
   }>;

@@ -2,6 +2,9 @@ import { join } from 'node:path';
 import type { ApiDeps } from '../api/deps';
 import { allProjections } from '../projections/all';
 import { ProjectionRunner } from '../projections/runner';
+import { startDemoAccountingServer } from './accounting/demo-server/start';
+import { httpAccountingSystem } from './accounting/http-client';
+import type { AccountingSystem } from './accounting/port';
 import type { Clock } from './clock/clock';
 import { type Clocks, realClocks } from './clock/clocks';
 import type { Config } from './config';
@@ -27,6 +30,9 @@ export type Services = Readonly<{
   projections: ProjectionRunner;
   rateLimiter: RateLimiter;
   idempotency: IdempotencyStore;
+  accounting: AccountingSystem;
+  /** Where the accounting system answers (the in-process demonstration server unless ACCOUNTING_URL). */
+  accountingUrl: string;
   close(): Promise<void>;
 }>;
 
@@ -43,11 +49,18 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     : new SqliteReadStore(db);
   const rateLimiter: RateLimiter = new SqliteRateLimiter(db);
   const idempotency: IdempotencyStore = new SqliteIdempotencyStore(db);
+  // Without ACCOUNTING_URL the demonstration accounting system runs in-process, still over HTTP.
+  const demoAccounting = config.ACCOUNTING_URL
+    ? null
+    : await startDemoAccountingServer({ port: 0, dbPath: join(config.DATA_DIR, 'demo-accounting.sqlite') });
+  const accountingUrl = config.ACCOUNTING_URL ?? demoAccounting!.url;
+  const accounting = httpAccountingSystem({ baseUrl: accountingUrl });
   const projections = new ProjectionRunner(store, readStore, allProjections, logger.child({ component: 'projections' }));
   logger.info(
     {
       eventStore: config.EVENTSTORE_URL ? 'eventstoredb' : 'sqlite',
       readStore: config.MONGO_URL ? 'mongodb' : 'sqlite',
+      accounting: config.ACCOUNTING_URL ?? 'in-process demonstration server',
       dataDir: config.DATA_DIR,
     },
     'stores opened',
@@ -62,8 +75,11 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     projections,
     rateLimiter,
     idempotency,
+    accounting,
+    accountingUrl,
     close: async () => {
       await projections.stop();
+      await demoAccounting?.close();
       await rateLimiter.close();
       await idempotency.close();
       await store.close();
@@ -82,5 +98,6 @@ export const apiDeps = (services: Services, adminToken: string): ApiDeps => ({
   adminToken,
   rateLimiter: services.rateLimiter,
   idempotency: services.idempotency,
+  accounting: services.accounting,
   waitForProjections: (position) => services.projections.waitFor(position),
 });

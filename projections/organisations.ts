@@ -21,7 +21,21 @@ export type OrganisationDoc = {
   unit_change_document: 'separate' | 'amend';
   sandbox: string | null;
   live_organisation: string | null;
+  accounting: {
+    connected: boolean;
+    tenant_id: string | null;
+    revenue_account: string | null;
+    usage_revenue_account: string | null;
+  };
+  plan_limits: { customers: number | null; subscriptions: number | null };
   created: string;
+};
+
+const DISCONNECTED: OrganisationDoc['accounting'] = {
+  connected: false,
+  tenant_id: null,
+  revenue_account: null,
+  usage_revenue_account: null,
 };
 
 const settingsFields = (settings: Partial<OrganisationSettings>): Partial<OrganisationDoc> => {
@@ -44,7 +58,15 @@ export const organisationsProjection: Projection = {
   version: 1,
   collections: [ORGANISATIONS],
   indexes: [],
-  handles: ['OrganisationCreated', 'OrganisationSettingsChanged', 'SandboxOpened'],
+  handles: [
+    'OrganisationCreated',
+    'OrganisationSettingsChanged',
+    'SandboxOpened',
+    'AccountingConnected',
+    'AccountingDisconnected',
+    'AccountsMapped',
+    'PlanLimitsSet',
+  ],
   apply: async (event: StoredEvent, context) => {
     const typed = event as unknown as OrganisationEvent;
     switch (typed.type) {
@@ -53,10 +75,12 @@ export const organisationsProjection: Projection = {
         context.put(ORGANISATIONS, {
           id: organisationId,
           object: 'organisation',
-          ...(settingsFields(settings) as Omit<OrganisationDoc, 'id' | 'object' | 'livemode' | 'sandbox' | 'live_organisation' | 'created'>),
+          ...(settingsFields(settings) as Pick<OrganisationDoc, 'name' | 'timezone' | 'default_currency' | 'setup_mode' | 'can_create_accounting_contacts' | 'renewal_lead_days' | 'usage_grace_days' | 'payment_terms_days' | 'unit_change_document'>),
           livemode,
           sandbox: null,
           live_organisation: liveOrganisationId,
+          accounting: DISCONNECTED,
+          plan_limits: { customers: null, subscriptions: null },
           created: event.metadata.businessTime,
         });
         return;
@@ -69,6 +93,24 @@ export const organisationsProjection: Projection = {
       case 'SandboxOpened': {
         const doc = await context.get<OrganisationDoc>(ORGANISATIONS, typed.data.organisationId);
         if (doc) context.put(ORGANISATIONS, { ...doc, sandbox: typed.data.sandboxId });
+        return;
+      }
+      case 'AccountingConnected':
+      case 'AccountingDisconnected':
+      case 'AccountsMapped':
+      case 'PlanLimitsSet': {
+        const doc = await context.get<OrganisationDoc>(ORGANISATIONS, typed.data.organisationId);
+        if (!doc) return;
+        if (typed.type === 'AccountingConnected') {
+          doc.accounting = { ...DISCONNECTED, connected: true, tenant_id: typed.data.tenantId };
+        } else if (typed.type === 'AccountingDisconnected') {
+          doc.accounting = DISCONNECTED;
+        } else if (typed.type === 'AccountsMapped') {
+          doc.accounting = { ...doc.accounting, revenue_account: typed.data.revenue, usage_revenue_account: typed.data.usageRevenue };
+        } else {
+          doc.plan_limits = { customers: typed.data.customers, subscriptions: typed.data.subscriptions };
+        }
+        context.put(ORGANISATIONS, doc);
         return;
       }
       default: {

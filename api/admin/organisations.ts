@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { changeOrganisationSettings } from '../../commands/organisation/change-organisation-settings';
 import { createOrganisation } from '../../commands/organisation/create-organisation';
 import { openSandbox } from '../../commands/organisation/open-sandbox';
+import { organisationCommand } from '../../commands/organisation/organisation-command';
 import { DEFAULT_SETTINGS, type OrganisationSettings } from '../../domain/organisation/settings';
 import { newId } from '../../infra/ids';
 import { ORGANISATIONS, type OrganisationDoc } from '../../projections/organisations';
@@ -14,7 +15,7 @@ import { sandboxCopyBody } from '../schemas/api-key';
 import { createOrganisationBody, organisationObject, updateOrganisationBody } from '../schemas/organisation';
 import { adminCaller } from './admin-caller';
 
-const toSettings = (body: z.infer<typeof updateOrganisationBody>): Partial<OrganisationSettings> => {
+const toSettings = (body: Omit<z.infer<typeof updateOrganisationBody>, 'plan_limits'>): Partial<OrganisationSettings> => {
   const settings: Partial<OrganisationSettings> = {
     name: body.name,
     timezone: body.timezone,
@@ -77,7 +78,11 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
     },
     async ({ req, body, params }) => {
       const organisation = await findOrganisation(deps, params.org!);
-      const { position } = await changeOrganisationSettings(deps, adminCaller(req), organisation, toSettings(body));
+      let { position } = await changeOrganisationSettings(deps, adminCaller(req), organisation, toSettings(body));
+      if (body.plan_limits) {
+        const limits = await organisationCommand(deps, adminCaller(req), organisation, { type: 'SetPlanLimits', limits: body.plan_limits });
+        position = limits.position > position ? limits.position : position;
+      }
       return { body: await readAfterWrite(deps, position, () => findOrganisation(deps, organisation.id)) };
     },
   );

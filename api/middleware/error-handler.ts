@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { DomainError } from '../../domain/shared/domain-error';
+import { AccountingRefused, AccountingUnavailable } from '../../infra/accounting/port';
 import type { Logger } from '../../infra/logger';
 import { UnknownCursor } from '../../infra/read-store/unknown-cursor';
 import { ApiError, type ErrorType, internalError, invalidParameter, notFound } from '../errors';
@@ -10,6 +11,7 @@ const DOMAIN_ERRORS: Record<DomainError['kind'], { status: number; type: ErrorTy
   not_found: { status: 404, type: 'not_found' },
   conflict: { status: 409, type: 'conflict' },
   permission: { status: 403, type: 'permission_error' },
+  accounting: { status: 502, type: 'api_error' },
 };
 
 const toApiError = (error: unknown): ApiError | null => {
@@ -19,6 +21,9 @@ const toApiError = (error: unknown): ApiError | null => {
     return new ApiError(status, type, error.code, error.message, error.param);
   }
   if (error instanceof UnknownCursor) return invalidParameter('starting_after', error.message);
+  if (error instanceof AccountingRefused || error instanceof AccountingUnavailable) {
+    return new ApiError(502, 'api_error', 'accounting_error', `The accounting system said: ${error.message}`);
+  }
   return null;
 };
 

@@ -30,7 +30,14 @@ export const createOrganisationBody = z.strictObject({
   unit_change_document: organisationSettingsFields.unit_change_document.optional(),
 });
 
-export const updateOrganisationBody = z.strictObject(organisationSettingsFields).partial();
+const planLimits = z
+  .strictObject({
+    customers: z.number().int().min(0).nullable().default(null),
+    subscriptions: z.number().int().min(0).nullable().default(null),
+  })
+  .describe('Limits of the organisation’s own plan; null means none. A sandbox is never counted.');
+
+export const updateOrganisationBody = z.strictObject({ ...organisationSettingsFields, plan_limits: planLimits }).partial();
 
 export const organisationObject = z
   .object({
@@ -48,6 +55,13 @@ export const organisationObject = z
     unit_change_document: z.enum(UNIT_CHANGE_DOCUMENTS),
     sandbox: z.string().nullable(),
     live_organisation: z.string().nullable(),
+    accounting: z.object({
+      connected: z.boolean(),
+      tenant_id: z.string().nullable(),
+      revenue_account: z.string().nullable(),
+      usage_revenue_account: z.string().nullable(),
+    }),
+    plan_limits: z.object({ customers: z.number().int().nullable(), subscriptions: z.number().int().nullable() }),
     created: z.string(),
   })
   .meta({ id: 'Organisation' });

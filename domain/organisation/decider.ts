@@ -1,18 +1,27 @@
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
-import type { OrganisationEvent, SandboxCopy } from './events';
+import type { AccountingConnected, OrganisationEvent, PlanLimits, SandboxCopy } from './events';
 import type { OrganisationSettings } from './settings';
 
-export type OrganisationState =
-  | { status: 'none' }
-  | {
-      status: 'open';
-      organisationId: string;
-      livemode: boolean;
-      liveOrganisationId: string | null;
-      settings: OrganisationSettings;
-      sandboxId: string | null;
-    };
+export type AccountingConnection = Readonly<{
+  tenantId: string;
+  accounts: AccountingConnected['data']['accounts'];
+  revenueAccount: string | null;
+  usageRevenueAccount: string | null;
+}>;
+
+export type OpenOrganisation = {
+  status: 'open';
+  organisationId: string;
+  livemode: boolean;
+  liveOrganisationId: string | null;
+  settings: OrganisationSettings;
+  sandboxId: string | null;
+  accounting: AccountingConnection | null;
+  planLimits: PlanLimits;
+};
+
+export type OrganisationState = { status: 'none' } | OpenOrganisation;
 
 export type OrganisationCommand =
   | {
@@ -23,7 +32,11 @@ export type OrganisationCommand =
       settings: OrganisationSettings;
     }
   | { type: 'ChangeOrganisationSettings'; changes: Partial<OrganisationSettings> }
-  | { type: 'OpenSandbox'; sandboxId: string; copy: SandboxCopy };
+  | { type: 'OpenSandbox'; sandboxId: string; copy: SandboxCopy }
+  | { type: 'ConnectAccounting'; tenantId: string; tenantName: string; accounts: AccountingConnected['data']['accounts'] }
+  | { type: 'DisconnectAccounting' }
+  | { type: 'MapAccounts'; revenue: string; usageRevenue: string | null }
+  | { type: 'SetPlanLimits'; limits: PlanLimits };
 
 const refuseSetupModeInSandbox = (livemode: boolean, setupMode: boolean | undefined): void => {
   if (!livemode && setupMode) {
@@ -38,16 +51,34 @@ export const withNeeds = (copy: SandboxCopy): SandboxCopy => {
   return { settings: copy.settings || catalogue, catalogue, customers, subscriptions: copy.subscriptions };
 };
 
+const open = (state: OrganisationState): OpenOrganisation => {
+  if (state.status !== 'open') throw new DomainError('not_found', 'organisation_not_found', 'No such organisation.', 'org');
+  return state;
+};
+
 const evolve = (state: OrganisationState, event: OrganisationEvent): OrganisationState => {
+  if (event.type === 'OrganisationCreated') {
+    return { status: 'open', ...event.data, sandboxId: null, accounting: null, planLimits: { customers: null, subscriptions: null } };
+  }
+  if (state.status !== 'open') return state;
   switch (event.type) {
-    case 'OrganisationCreated':
-      return { status: 'open', ...event.data, sandboxId: null };
     case 'OrganisationSettingsChanged':
-      if (state.status !== 'open') return state;
       return { ...state, settings: { ...state.settings, ...event.data.changes } };
     case 'SandboxOpened':
-      if (state.status !== 'open') return state;
       return { ...state, sandboxId: event.data.sandboxId };
+    case 'AccountingConnected':
+      return {
+        ...state,
+        accounting: { tenantId: event.data.tenantId, accounts: event.data.accounts, revenueAccount: null, usageRevenueAccount: null },
+      };
+    case 'AccountingDisconnected':
+      return { ...state, accounting: null };
+    case 'AccountsMapped':
+      return state.accounting
+        ? { ...state, accounting: { ...state.accounting, revenueAccount: event.data.revenue, usageRevenueAccount: event.data.usageRevenue } }
+        : state;
+    case 'PlanLimitsSet':
+      return { ...state, planLimits: { customers: event.data.customers, subscriptions: event.data.subscriptions } };
     default: {
       const exhaustive: never = event;
       return exhaustive;
@@ -66,34 +97,62 @@ const decide = (command: OrganisationCommand, state: OrganisationState): Organis
       return [{ type: 'OrganisationCreated', data }];
     }
     case 'ChangeOrganisationSettings': {
-      if (state.status !== 'open') {
-        throw new DomainError('not_found', 'organisation_not_found', 'No such organisation.');
-      }
-      refuseSetupModeInSandbox(state.livemode, command.changes.setupMode);
+      const organisation = open(state);
+      refuseSetupModeInSandbox(organisation.livemode, command.changes.setupMode);
       const changes = Object.fromEntries(
         Object.entries(command.changes).filter(
-          ([key, value]) => value !== undefined && state.settings[key as keyof OrganisationSettings] !== value,
+          ([key, value]) => value !== undefined && organisation.settings[key as keyof OrganisationSettings] !== value,
         ),
       ) as Partial<OrganisationSettings>;
       if (Object.keys(changes).length === 0) return [];
-      return [{ type: 'OrganisationSettingsChanged', data: { organisationId: state.organisationId, changes } }];
+      return [{ type: 'OrganisationSettingsChanged', data: { organisationId: organisation.organisationId, changes } }];
     }
     case 'OpenSandbox': {
-      if (state.status !== 'open') {
-        throw new DomainError('not_found', 'organisation_not_found', 'No such organisation.');
-      }
-      if (!state.livemode) {
+      const organisation = open(state);
+      if (!organisation.livemode) {
         throw new DomainError('invalid', 'invalid_parameter', 'A sandbox cannot have a sandbox of its own.', 'org');
       }
-      if (state.sandboxId !== null) {
-        throw new DomainError('conflict', 'sandbox_exists', `This organisation already has its sandbox, ${state.sandboxId}.`);
+      if (organisation.sandboxId !== null) {
+        throw new DomainError('conflict', 'sandbox_exists', `This organisation already has its sandbox, ${organisation.sandboxId}.`);
       }
       return [
         {
           type: 'SandboxOpened',
-          data: { organisationId: state.organisationId, sandboxId: command.sandboxId, copy: withNeeds(command.copy) },
+          data: { organisationId: organisation.organisationId, sandboxId: command.sandboxId, copy: withNeeds(command.copy) },
         },
       ];
+    }
+    case 'ConnectAccounting': {
+      const organisation = open(state);
+      if (organisation.accounting) return [];
+      const { type: _type, ...data } = command;
+      return [{ type: 'AccountingConnected', data: { organisationId: organisation.organisationId, ...data } }];
+    }
+    case 'DisconnectAccounting': {
+      const organisation = open(state);
+      if (!organisation.livemode) {
+        throw new DomainError('conflict', 'invalid_state', 'A sandbox keeps its accounting connection; reset the sandbox instead.');
+      }
+      if (!organisation.accounting) return [];
+      return [{ type: 'AccountingDisconnected', data: { organisationId: organisation.organisationId, tenantId: organisation.accounting.tenantId } }];
+    }
+    case 'MapAccounts': {
+      const organisation = open(state);
+      if (!organisation.accounting) {
+        throw new DomainError('conflict', 'accounting_not_connected', 'Connect the accounting system before mapping accounts.');
+      }
+      const revenueCodes = new Set(organisation.accounting.accounts.filter((a) => a.type === 'revenue').map((a) => a.code));
+      if (!revenueCodes.has(command.revenue)) {
+        throw new DomainError('invalid', 'invalid_parameter', `${command.revenue} is not a revenue account.`, 'revenue');
+      }
+      if (command.usageRevenue !== null && !revenueCodes.has(command.usageRevenue)) {
+        throw new DomainError('invalid', 'invalid_parameter', `${command.usageRevenue} is not a revenue account.`, 'usage_revenue');
+      }
+      return [{ type: 'AccountsMapped', data: { organisationId: organisation.organisationId, revenue: command.revenue, usageRevenue: command.usageRevenue } }];
+    }
+    case 'SetPlanLimits': {
+      const organisation = open(state);
+      return [{ type: 'PlanLimitsSet', data: { organisationId: organisation.organisationId, ...command.limits } }];
     }
     default: {
       const exhaustive: never = command;

@@ -25,18 +25,51 @@ export type SandboxCopy = z.infer<typeof sandboxCopySchema>;
 
 const sandboxOpened = z.object({ organisationId: z.string(), sandboxId: z.string(), copy: sandboxCopySchema });
 
+const accountSchema = z.object({ code: z.string(), name: z.string(), type: z.enum(['revenue', 'expense', 'asset']) });
+
+const accountingConnected = z.object({
+  organisationId: z.string(),
+  tenantId: z.string(),
+  tenantName: z.string(),
+  accounts: z.array(accountSchema),
+});
+const accountingDisconnected = z.object({ organisationId: z.string(), tenantId: z.string() });
+const accountsMapped = z.object({ organisationId: z.string(), revenue: z.string(), usageRevenue: z.string().nullable() });
+const planLimitsSet = z.object({
+  organisationId: z.string(),
+  customers: z.number().int().nullable(),
+  subscriptions: z.number().int().nullable(),
+});
+
+export type AccountingConnected = { type: 'AccountingConnected'; data: z.infer<typeof accountingConnected> };
+export type AccountingDisconnected = { type: 'AccountingDisconnected'; data: z.infer<typeof accountingDisconnected> };
+export type AccountsMapped = { type: 'AccountsMapped'; data: z.infer<typeof accountsMapped> };
+export type PlanLimitsSet = { type: 'PlanLimitsSet'; data: z.infer<typeof planLimitsSet> };
+export type PlanLimits = Omit<PlanLimitsSet['data'], 'organisationId'>;
+
 export type OrganisationCreated = { type: 'OrganisationCreated'; data: z.infer<typeof created> };
 export type OrganisationSettingsChanged = {
   type: 'OrganisationSettingsChanged';
   data: z.infer<typeof settingsChanged>;
 };
 export type SandboxOpened = { type: 'SandboxOpened'; data: z.infer<typeof sandboxOpened> };
-export type OrganisationEvent = OrganisationCreated | OrganisationSettingsChanged | SandboxOpened;
+export type OrganisationEvent =
+  | OrganisationCreated
+  | OrganisationSettingsChanged
+  | SandboxOpened
+  | AccountingConnected
+  | AccountingDisconnected
+  | AccountsMapped
+  | PlanLimitsSet;
 
 export const organisationEventDefinitions: EventDefinition[] = [
   { type: 'OrganisationCreated', version: 1, schema: created },
   { type: 'OrganisationSettingsChanged', version: 1, schema: settingsChanged },
   { type: 'SandboxOpened', version: 1, schema: sandboxOpened },
+  { type: 'AccountingConnected', version: 1, schema: accountingConnected },
+  { type: 'AccountingDisconnected', version: 1, schema: accountingDisconnected },
+  { type: 'AccountsMapped', version: 1, schema: accountsMapped },
+  { type: 'PlanLimitsSet', version: 1, schema: planLimitsSet },
 ];
 
 export const organisationStream = (organisationId: string): string => `organisation-${organisationId}`;

@@ -32,6 +32,8 @@ describe('admin API: organisations', () => {
       unit_change_document: 'separate',
       sandbox: null,
       live_organisation: null,
+      accounting: { connected: false, tenant_id: null, revenue_account: null, usage_revenue_account: null },
+      plan_limits: { customers: null, subscriptions: null },
       created: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     const read = await request(service.app).get(`/admin/v1/organisations/${created.body.id}`).set(service.admin);

@@ -35,3 +35,23 @@ export const createKey = async (
   const { id, key } = response.body as { id: string; key: string };
   return { id, key, auth: { Authorization: `Bearer ${key}` } };
 };
+
+/** Connects the accounting system and maps the revenue accounts ('200' sales, '270' usage). */
+export const connectAccounting = async (service: TestService, organisationId: string): Promise<string> => {
+  const connected = await request(service.app).post(`/admin/v1/organisations/${organisationId}/accounting/connect`).set(service.admin).send({});
+  if (connected.status !== 200) throw new Error(`not connected: ${JSON.stringify(connected.body)}`);
+  const mapped = await request(service.app)
+    .put(`/admin/v1/organisations/${organisationId}/accounting/accounts`)
+    .set(service.admin)
+    .send({ revenue: '200', usage_revenue: '270' });
+  if (mapped.status !== 200) throw new Error(`not mapped: ${JSON.stringify(mapped.body)}`);
+  return (connected.body as { tenant_id: string }).tenant_id;
+};
+
+/** Calls a control route of the demonstration accounting system (approve, pay, archive, faults). */
+export const accountingControl = (service: TestService, path: string, body: object = {}) =>
+  fetch(`${service.services.accountingUrl}/control${path}`, {
+    method: path === '/faults' && Object.keys(body).length === 0 ? 'DELETE' : 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });

@@ -1,0 +1,87 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { connectAccounting } from '../../commands/accounting/connect-accounting';
+import { loadState } from '../../commands/handle';
+import { organisationCommand } from '../../commands/organisation/organisation-command';
+import { organisationDecider } from '../../domain/organisation/decider';
+import { organisationStream } from '../../domain/organisation/events';
+import type { ApiDeps } from '../deps';
+import { readAfterWrite } from '../read-after-write';
+import { type RouteRegistry, route } from '../route';
+import { adminCaller } from './admin-caller';
+import { findOrganisation } from './organisations';
+
+const connectionObject = z
+  .object({
+    object: z.literal('accounting_connection'),
+    organisation: z.string(),
+    connected: z.boolean(),
+    tenant_id: z.string().nullable(),
+    accounts: z.array(z.object({ code: z.string(), name: z.string(), type: z.string() })),
+    revenue_account: z.string().nullable(),
+    usage_revenue_account: z.string().nullable(),
+  })
+  .meta({ id: 'AccountingConnection' });
+
+const connectionView = async (deps: ApiDeps, organisationId: string) => {
+  const { state } = await loadState(deps.store, organisationStream(organisationId), organisationDecider);
+  const accounting = state.status === 'open' ? state.accounting : null;
+  return {
+    object: 'accounting_connection' as const,
+    organisation: organisationId,
+    connected: accounting !== null,
+    tenant_id: accounting?.tenantId ?? null,
+    accounts: accounting?.accounts ?? [],
+    revenue_account: accounting?.revenueAccount ?? null,
+    usage_revenue_account: accounting?.usageRevenueAccount ?? null,
+  };
+};
+
+export const accountingRoutes = (router: Router, registry: RouteRegistry, deps: ApiDeps): void => {
+  const base = { tag: 'Accounting', auth: 'admin', status: 200, response: connectionObject, errors: [409, 502] } as const;
+  const empty = z.strictObject({});
+
+  route(
+    router,
+    registry,
+    { ...base, method: 'post', path: '/admin/v1/organisations/{org}/accounting/connect', operationId: 'connectAccounting', summary: 'Connect a demonstration organisation of the accounting system', body: empty },
+    async ({ req, params }) => {
+      const organisation = await findOrganisation(deps, params.org!);
+      const { position } = await connectAccounting(deps, adminCaller(req), organisation);
+      return { body: await readAfterWrite(deps, position, () => connectionView(deps, organisation.id)) };
+    },
+  );
+
+  route(
+    router,
+    registry,
+    { ...base, method: 'post', path: '/admin/v1/organisations/{org}/accounting/disconnect', operationId: 'disconnectAccounting', summary: 'Disconnect the accounting system', body: empty },
+    async ({ req, params }) => {
+      const organisation = await findOrganisation(deps, params.org!);
+      const { position } = await organisationCommand(deps, adminCaller(req), organisation, { type: 'DisconnectAccounting' });
+      return { body: await readAfterWrite(deps, position, () => connectionView(deps, organisation.id)) };
+    },
+  );
+
+  route(
+    router,
+    registry,
+    {
+      ...base,
+      method: 'put',
+      path: '/admin/v1/organisations/{org}/accounting/accounts',
+      operationId: 'mapAccounts',
+      summary: 'Map the revenue and usage revenue accounts',
+      body: z.strictObject({ revenue: z.string().min(1), usage_revenue: z.string().min(1).nullable().default(null) }),
+    },
+    async ({ req, body, params }) => {
+      const organisation = await findOrganisation(deps, params.org!);
+      const { position } = await organisationCommand(deps, adminCaller(req), organisation, {
+        type: 'MapAccounts',
+        revenue: body.revenue,
+        usageRevenue: body.usage_revenue,
+      });
+      return { body: await readAfterWrite(deps, position, () => connectionView(deps, organisation.id)) };
+    },
+  );
+};

@@ -1,0 +1,84 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { importCustomer } from '../../commands/customer/import-customer';
+import type { Condition } from '../../infra/read-store/port';
+import { CUSTOMERS, type CustomerDoc } from '../../projections/customers';
+import type { ApiDeps } from '../deps';
+import { permissionError } from '../errors';
+import { findOwned } from '../find-owned';
+import { csvEnum, listOf, listPage, listQuery, publicView } from '../paging';
+import { readAfterWrite } from '../read-after-write';
+import type { RouteRegistry } from '../route';
+import { createCustomerBody, customerObject } from '../schemas/customer';
+import { apiCaller } from './api-caller';
+import { publicRoute } from './public-route';
+
+const customersQuery = listQuery({
+  code: z.string().min(1).optional(),
+  email: z.string().min(1).optional().describe('Case-insensitive'),
+  status: csvEnum(['active', 'inactive']).optional(),
+});
+
+export const customerRoutes = (router: Router, registry: RouteRegistry, deps: ApiDeps): void => {
+  const base = { tag: 'Customers', auth: 'api_key' } as const;
+
+  publicRoute(
+    router,
+    registry,
+    deps,
+    { ...base, method: 'get', path: '/v1/customers', operationId: 'listCustomers', summary: 'List imported customers, newest first', scope: 'customers:read', query: customersQuery, status: 200, response: listOf(customerObject) },
+    async ({ req, query }) => {
+      const where: Condition[] = [
+        { field: '_organisation', eq: req.auth!.organisation.id },
+        ...(query.code !== undefined ? [{ field: 'code', eq: query.code }] : []),
+        ...(query.email !== undefined ? [{ field: 'email', ieq: query.email }] : []),
+        ...(query.status !== undefined ? [{ field: 'status', in: query.status }] : []),
+      ];
+      return { body: await listPage(deps.readStore, CUSTOMERS, where, query) };
+    },
+  );
+
+  publicRoute(
+    router,
+    registry,
+    deps,
+    { ...base, method: 'get', path: '/v1/customers/{id}', operationId: 'getCustomer', summary: 'Retrieve a customer', scope: 'customers:read', status: 200, response: customerObject },
+    async ({ req, params }) => ({
+      body: publicView(await findOwned<CustomerDoc>(deps, CUSTOMERS, req.auth!.organisation.id, params.id!, 'customer_not_found')),
+    }),
+  );
+
+  publicRoute(
+    router,
+    registry,
+    deps,
+    {
+      ...base,
+      method: 'post',
+      path: '/v1/customers',
+      operationId: 'createCustomer',
+      summary: 'Find or create a customer by code (200 when it existed, 201 when adopted or created)',
+      scope: 'customers:write',
+      idempotencyKey: 'optional',
+      body: createCustomerBody,
+      status: 201,
+      response: customerObject,
+      errors: [502],
+    },
+    async ({ req, body }) => {
+      const organisation = req.auth!.organisation;
+      if (!organisation.can_create_accounting_contacts) {
+        throw permissionError('accounting_contact_creation_disabled', 'The organisation has not allowed the API to create customers.');
+      }
+      const { customerId, created, position } = await importCustomer(deps, apiCaller(req), organisation, {
+        code: body.code,
+        name: body.name,
+        firstName: body.first_name ?? null,
+        lastName: body.last_name ?? null,
+        email: body.email ?? null,
+      });
+      const customer = await readAfterWrite(deps, position, () => findOwned<CustomerDoc>(deps, CUSTOMERS, organisation.id, customerId, 'customer_not_found'));
+      return { status: created ? 201 : 200, body: publicView(customer) };
+    },
+  );
+};

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/** 1 to 50 printable characters; no quotes, no backslashes, no space at either end. */
+export const customerCode = z
+  .string()
+  .min(1)
+  .max(50)
+  .regex(/^[\x20-\x7E]+$/, 'must be printable characters')
+  .regex(/^[^"'\\]+$/, 'must not contain quotes or backslashes')
+  .regex(/^\S(.*\S)?$/, 'must not start or end with a space');
+
+/** The API document's email rule, exactly: dotted local part of letters, digits and _ ' + -; dotted domain ending in 2+ letters. */
+export const EMAIL = /^[A-Za-z0-9_'+-]+(\.[A-Za-z0-9_'+-]+)*@([A-Za-z0-9-]+\.)+[A-Za-z]{2,}$/;
+
+export const customerFields = {
+  name: z.string().min(1).max(255),
+  first_name: z.string().max(255).nullable().optional(),
+  last_name: z.string().max(255).nullable().optional(),
+  email: z.string().max(255).regex(EMAIL, 'must be a valid email address').nullable().optional(),
+};
+
+export const createCustomerBody = z.strictObject({ code: customerCode, ...customerFields });
+
+export const updateCustomerBody = z.strictObject({
+  status: z.enum(['active', 'inactive']).optional(),
+  name: customerFields.name.optional(),
+  email: customerFields.email,
+});
+
+export const customerObject = z
+  .object({
+    id: z.string(),
+    object: z.literal('customer'),
+    code: z.string().nullable(),
+    name: z.string().nullable(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    email: z.string().nullable(),
+    status: z.enum(['active', 'inactive']),
+    accounting_contact_id: z.string().nullable(),
+    created: z.string(),
+  })
+  .meta({ id: 'Customer' });

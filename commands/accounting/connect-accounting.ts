@@ -1,0 +1,31 @@
+import { organisationDecider } from '../../domain/organisation/decider';
+import { organisationStream } from '../../domain/organisation/events';
+import type { AccountingSystem } from '../../infra/accounting/port';
+import type { CommandDeps } from '../deps';
+import { loadState } from '../handle';
+import type { Caller } from '../metadata';
+import { organisationCommand } from '../organisation/organisation-command';
+
+/**
+ * Connects a demonstration organisation of the accounting system. The connection request carries a
+ * key derived from the organisation and its stream revision, so a retry after a crash reuses the
+ * demonstration organisation it already made.
+ */
+export const connectAccounting = async (
+  deps: CommandDeps & { accounting: AccountingSystem },
+  caller: Caller,
+  organisation: { id: string; livemode: boolean; name: string },
+) => {
+  const { state, revision } = await loadState(deps.store, organisationStream(organisation.id), organisationDecider);
+  if (state.status === 'open' && state.accounting) return { position: 0n };
+  const connection = await deps.accounting.connect(
+    `${organisation.name}${organisation.livemode ? '' : ' (sandbox)'}`,
+    `connect-${organisation.id}-${String(revision)}`,
+  );
+  return organisationCommand(deps, caller, organisation, {
+    type: 'ConnectAccounting',
+    tenantId: connection.tenantId,
+    tenantName: connection.name,
+    accounts: connection.accounts,
+  });
+};

@@ -1,0 +1,233 @@
+import request from 'supertest';
+import { expectError } from '../support/api-assertions';
+import { accountingControl, connectAccounting, createKey, createOrganisation, openSandbox } from '../support/fixtures';
+import { startTestService, type TestService } from '../support/test-service';
+
+describe('customers', () => {
+  let service: TestService;
+  let orgId: string;
+  let tenantId: string;
+  let auth: { Authorization: string };
+  beforeAll(async () => {
+    service = await startTestService();
+    orgId = (await createOrganisation(service, { can_create_accounting_contacts: true })).id;
+    tenantId = await connectAccounting(service, orgId);
+    auth = (await createKey(service, orgId, ['customers:read', 'customers:write'])).auth;
+  });
+  afterAll(async () => {
+    await service.close();
+  });
+  afterEach(async () => {
+    await accountingControl(service, '/faults');
+  });
+
+  const ledger = () => service.services.accounting.tenant(tenantId);
+  const create = (body: object, headers: Record<string, string> = {}) =>
+    request(service.app).post('/v1/customers').set(auth).set(headers).send(body);
+  const customerCount = () => service.services.readStore.count('customers', [{ field: '_organisation', eq: orgId }]);
+
+  it('creates the contact and the customer (201), then returns the same customer (200) when asked again', async () => {
+    const first = await create({ code: 'CUST-001', name: 'Ada Ltd', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.co.uk' });
+    expect(first.status).toBe(201);
+    const contact = await ledger().findContactByNumber('CUST-001');
+    expect(contact).toMatchObject({ name: 'Ada Ltd', email: 'ada@example.co.uk' });
+    expect(first.body).toEqual({
+      id: expect.stringMatching(/^cus_/),
+      object: 'customer',
+      code: 'CUST-001',
+      name: 'Ada Ltd',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email: 'ada@example.co.uk',
+      status: 'active',
+      accounting_contact_id: contact!.id,
+      created: expect.any(String),
+    });
+    const again = await create({ code: 'CUST-001', name: 'Something else' });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(await request(service.app).get(`/v1/customers/${first.body.id}`).set(auth).then((r) => r.body)).toEqual(first.body);
+  });
+
+  it('adopts an existing contact with that contact number (201) and creates nothing there', async () => {
+    const contact = await ledger().createContact({ name: 'Existing Contact', contactNumber: 'EXIST-1' }, 'setup-exist-1');
+    const before = (await ledger().findContactByName('Existing Contact'))!.id;
+    const adopted = await create({ code: 'EXIST-1', name: 'Another name' });
+    expect(adopted.status).toBe(201);
+    expect(adopted.body).toMatchObject({ code: 'EXIST-1', accounting_contact_id: contact.id });
+    expect(before).toBe(contact.id);
+    expect(await ledger().findContactByName('Another name')).toBeNull();
+  });
+
+  it('lists only imported customers, with code, case-insensitive email and status filters', async () => {
+    await ledger().createContact({ name: 'Not Imported', contactNumber: 'NOPE-1' }, 'setup-nope-1');
+    await create({ code: 'LIST-1', name: 'List One', email: 'Mixed.Case@Example.com' });
+    await create({ code: 'LIST-2', name: 'List Two' });
+    const all = await request(service.app).get('/v1/customers').set(auth);
+    expect(all.body.data.map((c: { code: string }) => c.code)).not.toContain('NOPE-1');
+    expect(all.body.data.slice(0, 2).map((c: { code: string }) => c.code)).toEqual(['LIST-2', 'LIST-1']);
+    const byEmail = await request(service.app).get('/v1/customers?email=mixed.case@EXAMPLE.COM').set(auth);
+    expect(byEmail.body.data.map((c: { code: string }) => c.code)).toEqual(['LIST-1']);
+    const byCode = await request(service.app).get('/v1/customers?code=LIST-2').set(auth);
+    expect(byCode.body.data).toHaveLength(1);
+    const id = byCode.body.data[0].id as string;
+    await request(service.app).patch(`/admin/v1/organisations/${orgId}/customers/${id}`).set(service.admin).send({ status: 'inactive' });
+    const inactive = await request(service.app).get('/v1/customers?status=inactive').set(auth);
+    expect(inactive.body.data.map((c: { id: string }) => c.id)).toEqual([id]);
+    const page = await request(service.app).get('/v1/customers?limit=1').set(auth);
+    expect(page.body.has_more).toBe(true);
+    expectError(await request(service.app).get('/v1/customers?status=gone').set(auth), 422, 'invalid_request_error', 'invalid_parameter', 'status');
+    expectError(await request(service.app).get('/v1/customers/cus_nope').set(auth), 404, 'not_found', 'customer_not_found');
+  });
+
+  it.each([
+    [{ name: 'No code' }, 'code'],
+    [{ code: '', name: 'Empty' }, 'code'],
+    [{ code: 'x'.repeat(51), name: 'Long' }, 'code'],
+    [{ code: ' LEAD', name: 'Lead space' }, 'code'],
+    [{ code: 'TRAIL ', name: 'Trail space' }, 'code'],
+    [{ code: 'QU"OTE', name: 'Quote' }, 'code'],
+    [{ code: "APOS'", name: 'Apostrophe' }, 'code'],
+    [{ code: 'BACK\\SLASH', name: 'Backslash' }, 'code'],
+    [{ code: 'OK-1' }, 'name'],
+    [{ code: 'OK-1', name: '' }, 'name'],
+    [{ code: 'OK-1', name: 'n'.repeat(256) }, 'name'],
+    [{ code: 'OK-1', name: 'N', first_name: 'f'.repeat(256) }, 'first_name'],
+    [{ code: 'OK-1', name: 'N', email: 'no-at-sign' }, 'email'],
+    [{ code: 'OK-1', name: 'N', email: 'a..b@example.com' }, 'email'],
+    [{ code: 'OK-1', name: 'N', email: 'a@example.c' }, 'email'],
+    [{ code: 'OK-1', name: 'N', email: 'a@example.c0m' }, 'email'],
+    [{ code: 'OK-1', name: 'N', email: 'a b@example.com' }, 'email'],
+    [{ code: 'OK-1', name: 'N', email: 'a@localhost' }, 'email'],
+    [{ code: 'OK-1', name: 'N', nickname: 'x' }, 'nickname'],
+  ])('refuses %j with 422 naming %s, creating no customer and no contact', async (body, param) => {
+    const before = await customerCount();
+    expectError(await create(body), 422, 'invalid_request_error', 'invalid_parameter', param);
+    expect(await customerCount()).toBe(before);
+    expect(await ledger().findContactByNumber('OK-1')).toBeNull();
+  });
+
+  it('accepts the email forms the rule allows', async () => {
+    const response = await create({ code: 'MAIL-1', name: 'Mail One', email: "o'neil.first+tag_x-y@mail.example-host.io" });
+    expect(response.status).toBe(201);
+  });
+
+  it('refuses a name already used by a contact with 409 accounting_contact_name_taken, changing nothing', async () => {
+    await ledger().createContact({ name: 'Taken Name', contactNumber: 'TAKEN-0' }, 'setup-taken');
+    const before = await customerCount();
+    expectError(await create({ code: 'TAKEN-1', name: 'taken name' }), 409, 'conflict', 'accounting_contact_name_taken', 'name');
+    expect(await customerCount()).toBe(before);
+    expect(await ledger().findContactByNumber('TAKEN-1')).toBeNull();
+  });
+
+  it('refuses an archived contact with 409 accounting_contact_archived', async () => {
+    const contact = await ledger().createContact({ name: 'Archived Co', contactNumber: 'ARCH-1' }, 'setup-arch');
+    await accountingControl(service, `/tenants/${tenantId}/contacts/${contact.id}/archive`);
+    expectError(await create({ code: 'ARCH-1', name: 'Archived Co' }), 409, 'conflict', 'accounting_contact_archived');
+  });
+
+  it('answers 502 accounting_error with the system’s message when it refuses or fails', async () => {
+    await accountingControl(service, '/faults', { kind: 'refuse', pathPrefix: `/tenants/${tenantId}/contacts`, method: 'POST', count: 1, status: 422, message: 'Contact rejected by rule 7' });
+    const refused = await create({ code: 'FAIL-1', name: 'Fail One' });
+    expectError(refused, 502, 'api_error', 'accounting_error');
+    expect(refused.body.error.message).toContain('Contact rejected by rule 7');
+    await accountingControl(service, '/faults', { kind: '5xx', pathPrefix: `/tenants/${tenantId}/contacts`, method: 'POST', count: 20 });
+    expectError(await create({ code: 'FAIL-2', name: 'Fail Two' }), 502, 'api_error', 'accounting_error');
+    await accountingControl(service, '/faults');
+    expect((await create({ code: 'FAIL-1', name: 'Fail One' })).status).toBe(201);
+  });
+
+  it('needs the organisation’s permission, the connection, the scope, and room in the plan', async () => {
+    const closed = await createOrganisation(service, { name: 'Closed' });
+    const closedKey = await createKey(service, closed.id, ['customers:write']);
+    expectError(
+      await request(service.app).post('/v1/customers').set(closedKey.auth).send({ code: 'P-1', name: 'P' }),
+      403,
+      'permission_error',
+      'accounting_contact_creation_disabled',
+    );
+    await request(service.app).patch(`/admin/v1/organisations/${closed.id}`).set(service.admin).send({ can_create_accounting_contacts: true });
+    expectError(
+      await request(service.app).post('/v1/customers').set(closedKey.auth).send({ code: 'P-1', name: 'P' }),
+      409,
+      'conflict',
+      'accounting_not_connected',
+    );
+    await connectAccounting(service, closed.id);
+    await request(service.app).patch(`/admin/v1/organisations/${closed.id}`).set(service.admin).send({ plan_limits: { customers: 1 } });
+    expect((await request(service.app).post('/v1/customers').set(closedKey.auth).send({ code: 'P-1', name: 'P' })).status).toBe(201);
+    expectError(
+      await request(service.app).post('/v1/customers').set(closedKey.auth).send({ code: 'P-2', name: 'P two' }),
+      403,
+      'permission_error',
+      'plan_limit_reached',
+    );
+    const readOnly = await createKey(service, orgId, ['customers:read']);
+    expectError(await request(service.app).post('/v1/customers').set(readOnly.auth).send({ code: 'S-1', name: 'S' }), 403, 'permission_error', 'insufficient_scope');
+  });
+
+  it('never counts a sandbox against the plan limits and keeps its demonstration organisation apart', async () => {
+    const live = await createOrganisation(service, { name: 'Limited', can_create_accounting_contacts: true });
+    await request(service.app).patch(`/admin/v1/organisations/${live.id}`).set(service.admin).send({ plan_limits: { customers: 0 } });
+    const sandbox = await openSandbox(service, live.id);
+    const liveTenant = await connectAccounting(service, live.id);
+    const sandboxTenant = await connectAccounting(service, sandbox.id);
+    expect(sandboxTenant).not.toBe(liveTenant);
+    const sandboxKey = await createKey(service, sandbox.id, ['customers:write', 'customers:read']);
+    const created = await request(service.app).post('/v1/customers').set(sandboxKey.auth).send({ code: 'SB-1', name: 'Sandbox One' });
+    expect(created.status).toBe(201);
+    expect(await service.services.accounting.tenant(liveTenant).findContactByNumber('SB-1')).toBeNull();
+    expect(await service.services.accounting.tenant(sandboxTenant).findContactByNumber('SB-1')).not.toBeNull();
+    const liveKey = await createKey(service, live.id, ['customers:read']);
+    expect((await request(service.app).get('/v1/customers').set(liveKey.auth)).body.data).toEqual([]);
+  });
+
+  describe('idempotency on POST', () => {
+    it('replays a success with Idempotent-Replayed and does nothing twice', async () => {
+      const headers = { 'Idempotency-Key': 'idem-replay-1' };
+      const first = await create({ code: 'IDEM-1', name: 'Idem One' }, headers);
+      const replay = await create({ name: 'Idem One', code: 'IDEM-1' }, headers);
+      expect(replay.status).toBe(201);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.body).toEqual(first.body);
+      expect(first.headers['idempotent-replayed']).toBeUndefined();
+    });
+
+    it('refuses the same key with a different request: 409 idempotency_conflict', async () => {
+      const headers = { 'Idempotency-Key': 'idem-conflict-1' };
+      await create({ code: 'IDEM-2', name: 'Idem Two' }, headers);
+      expectError(await create({ code: 'IDEM-3', name: 'Idem Three' }, headers), 409, 'conflict', 'idempotency_conflict');
+    });
+
+    it('keeps keys per API key', async () => {
+      const other = await createKey(service, orgId, ['customers:write']);
+      await create({ code: 'IDEM-4', name: 'Idem Four' }, { 'Idempotency-Key': 'shared-key' });
+      const response = await request(service.app).post('/v1/customers').set(other.auth).set('Idempotency-Key', 'shared-key').send({ code: 'IDEM-5', name: 'Idem Five' });
+      expect(response.status).toBe(201);
+    });
+
+    it('releases the key after a failure so a corrected request can use it', async () => {
+      await ledger().createContact({ name: 'Clash Name', contactNumber: 'CLASH-0' }, 'setup-clash');
+      const headers = { 'Idempotency-Key': 'idem-release-1' };
+      expectError(await create({ code: 'IDEM-6', name: 'Clash Name' }, headers), 409, 'conflict', 'accounting_contact_name_taken');
+      const corrected = await create({ code: 'IDEM-6', name: 'Fresh Name' }, headers);
+      expect(corrected.status).toBe(201);
+    });
+
+    it('answers 409 request_in_progress with Retry-After: 2 while the first request runs', async () => {
+      await accountingControl(service, '/faults', { kind: 'slow', pathPrefix: `/tenants/${tenantId}/contacts`, method: 'GET', count: 1, delayMs: 400 });
+      const headers = { 'Idempotency-Key': 'idem-running-1' };
+      const body = { code: 'IDEM-7', name: 'Idem Seven' };
+      const first = create(body, headers).then((r) => r);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const second = await create(body, headers);
+      expectError(second, 409, 'conflict', 'request_in_progress');
+      expect(second.headers['retry-after']).toBe('2');
+      expect((await first).status).toBe(201);
+    });
+
+    it.each([['has space'], ['x'.repeat(256)], ['tab\there'], ['é']])('refuses the key %j with 422 idempotency_key_invalid', async (key) => {
+      expectError(await create({ code: 'IDEM-8', name: 'Idem Eight' }, { 'Idempotency-Key': key }), 422, 'invalid_request_error', 'idempotency_key_invalid');
+    });
+  });
+});

@@ -47,8 +47,13 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
   const readStore: ReadStore = config.MONGO_URL
     ? await (await import('./read-store/mongo')).MongoReadStore.connect(config.MONGO_URL, 'billing')
     : new SqliteReadStore(db);
-  const rateLimiter: RateLimiter = new SqliteRateLimiter(db);
-  const idempotency: IdempotencyStore = new SqliteIdempotencyStore(db);
+  const redis = config.REDIS_URL ? new (await import('ioredis')).default(config.REDIS_URL, { maxRetriesPerRequest: 3 }) : null;
+  const rateLimiter: RateLimiter = redis
+    ? new (await import('./rate-limit/redis')).RedisRateLimiter(redis)
+    : new SqliteRateLimiter(db);
+  const idempotency: IdempotencyStore = redis
+    ? new (await import('./idempotency/redis')).RedisIdempotencyStore(redis)
+    : new SqliteIdempotencyStore(db);
   // Without ACCOUNTING_URL the demonstration accounting system runs in-process, still over HTTP.
   const demoAccounting = config.ACCOUNTING_URL
     ? null
@@ -60,6 +65,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     {
       eventStore: config.EVENTSTORE_URL ? 'eventstoredb' : 'sqlite',
       readStore: config.MONGO_URL ? 'mongodb' : 'sqlite',
+      locks: config.REDIS_URL ? 'redis' : 'sqlite',
       accounting: config.ACCOUNTING_URL ?? 'in-process demonstration server',
       dataDir: config.DATA_DIR,
     },
@@ -82,6 +88,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
       await demoAccounting?.close();
       await rateLimiter.close();
       await idempotency.close();
+      redis?.disconnect();
       await store.close();
       await readStore.close();
       db.close();

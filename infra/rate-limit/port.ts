@@ -20,17 +20,23 @@ export type RateLimitOptions = Readonly<{ limit: number; windowMs: number }>;
 
 export const DEFAULT_RATE_LIMIT: RateLimitOptions = { limit: 120, windowMs: 60_000 };
 
-/** The decision from the window's timestamps (oldest first), this request included. */
-export const decide = (timestamps: readonly number[], nowMs: number, options: RateLimitOptions): RateLimitDecision => {
-  const count = timestamps.length;
-  const allowed = count <= options.limit;
-  const expiresIn = (index: number) => Math.max(0, Math.ceil((timestamps[index]! + options.windowMs - nowMs) / 1000));
+/**
+ * The decision once this request is counted: `count` requests in the window, the oldest made at
+ * `oldestMs`, and `pivotMs` the time of the request whose expiry lets one more in (the
+ * (count - limit)th oldest, 0-based; null while under the limit).
+ */
+export const decide = (
+  window: { count: number; oldestMs: number; pivotMs: number | null },
+  nowMs: number,
+  options: RateLimitOptions,
+): RateLimitDecision => {
+  const allowed = window.count <= options.limit;
+  const secondsUntilExpiry = (atMs: number) => Math.max(0, Math.ceil((atMs + options.windowMs - nowMs) / 1000));
   return {
     allowed,
     limit: options.limit,
-    remaining: Math.max(options.limit - count, 0),
-    resetSeconds: count > 0 ? expiresIn(0) : 0,
-    // One more is allowed once the count drops below the limit: after the (count - limit)th oldest expires.
-    retryAfterSeconds: allowed ? null : Math.max(1, expiresIn(count - options.limit)),
+    remaining: Math.max(options.limit - window.count, 0),
+    resetSeconds: window.count > 0 ? secondsUntilExpiry(window.oldestMs) : 0,
+    retryAfterSeconds: allowed || window.pivotMs === null ? null : Math.max(1, secondsUntilExpiry(window.pivotMs)),
   };
 };

@@ -25,7 +25,13 @@ export class SqliteRateLimiter implements RateLimiter {
     this.hitTx = db.transaction((key: string, nowMs: number): RateLimitDecision => {
       prune.run(key, nowMs - this.options.windowMs);
       insert.run(key, nowMs);
-      return decide(window.all(key).map((row) => row.at_ms), nowMs, this.options);
+      const times = window.all(key).map((row) => row.at_ms);
+      const count = times.length;
+      return decide(
+        { count, oldestMs: times[0]!, pivotMs: count > this.options.limit ? times[count - this.options.limit]! : null },
+        nowMs,
+        this.options,
+      );
     });
   }
 

@@ -25,9 +25,9 @@ export const tempDir = (label: string): string => mkdtempSync(join(tmpdir(), `${
 /** The real app on the embedded stores in a fresh data directory. */
 export const startTestService = async (
   dataDir = tempDir('billing'),
-  options: { clock?: Clock } = {},
+  options: { clock?: Clock; env?: Record<string, string> } = {},
 ): Promise<TestService> => {
-  const config = loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent' });
+  const config = loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', ...options.env });
   const services = await openServices(config, silentLogger(), options.clock);
   await services.projections.start();
   const { app, routes } = createApp(apiDeps(services, ADMIN_TOKEN));

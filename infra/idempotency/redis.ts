@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import type Redis from 'ioredis';
+import {
+  type BeginResult,
+  DEFAULT_IDEMPOTENCY,
+  type IdempotencyOptions,
+  type IdempotencyStore,
+  type StoredResponse,
+} from './port';
+
+// Records are JSON: {f: fingerprint, t: lock token or false, r: the stored response's JSON text (kept as
+// text: cjson would turn an empty array into an object) or false, e: expiry ms}.
+// Expiry is judged against the caller's clock (`now`); Redis's own TTL only collects garbage.
+const BEGIN = `
+local raw = redis.call('GET', KEYS[1])
+local now = tonumber(ARGV[3])
+if raw then
+  local rec = cjson.decode(raw)
+  if rec.e > now then
+    if rec.f ~= ARGV[1] then return {'conflict'} end
+    if rec.r then return {'replay', rec.r} end
+    return {'in_progress'}
+  end
+end
+redis.call('SET', KEYS[1], cjson.encode({f = ARGV[1], t = ARGV[2], r = false, e = now + tonumber(ARGV[4])}), 'PX', ARGV[5])
+return {'started'}
+`;
+
+const COMPLETE = `
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+local rec = cjson.decode(raw)
+if rec.t ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], cjson.encode({f = rec.f, t = false, r = ARGV[2], e = tonumber(ARGV[3])}), 'PX', ARGV[4])
+return 1
+`;
+
+const RELEASE = `
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+if cjson.decode(raw).t ~= ARGV[1] then return 0 end
+return redis.call('DEL', KEYS[1])
+`;
+
+/** Idempotency records shared by every process: one Lua step per transition, so racing processes agree. */
+export class RedisIdempotencyStore implements IdempotencyStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'billing:idem:',
+    private readonly options: IdempotencyOptions = DEFAULT_IDEMPOTENCY,
+  ) {}
+
+  private key(scope: string, key: string): string {
+    return `${this.prefix}${scope}:${key}`;
+  }
+
+  async begin(scope: string, key: string, fingerprint: string, nowMs: number): Promise<BeginResult> {
+    const token = randomUUID();
+    const [kind, response] = (await this.redis.eval(
+      BEGIN,
+      1,
+      this.key(scope, key),
+      fingerprint,
+      token,
+      nowMs,
+      this.options.leaseMs,
+      this.options.lifetimeMs + this.options.leaseMs,
+    )) as [string, string?];
+    switch (kind) {
+      case 'started':
+        return { kind, token };
+      case 'replay':
+        return { kind, response: JSON.parse(response!) as StoredResponse };
+      case 'conflict':
+      case 'in_progress':
+        return { kind };
+      default:
+        throw new Error(`unexpected idempotency answer ${kind}`);
+    }
+  }
+
+  async complete(scope: string, key: string, token: string, response: StoredResponse, nowMs: number): Promise<void> {
+    await this.redis.eval(
+      COMPLETE,
+      1,
+      this.key(scope, key),
+      token,
+      JSON.stringify(response),
+      nowMs + this.options.lifetimeMs,
+      this.options.lifetimeMs + this.options.leaseMs,
+    );
+  }
+
+  async release(scope: string, key: string, token: string): Promise<void> {
+    await this.redis.eval(RELEASE, 1, this.key(scope, key), token);
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}

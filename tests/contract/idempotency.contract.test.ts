@@ -1,0 +1,118 @@
+import { join } from 'node:path';
+import type { IdempotencyStore } from '../../infra/idempotency/port';
+import { RedisIdempotencyStore } from '../../infra/idempotency/redis';
+import { SqliteIdempotencyStore } from '../../infra/idempotency/sqlite';
+import { openDatabase } from '../../infra/sqlite/open-database';
+import { redisForTest, redisUrl } from '../support/redis';
+import { tempDir } from '../support/test-service';
+
+type Opened = { store: IdempotencyStore; second: () => IdempotencyStore; close: () => Promise<void> };
+
+const describeIdempotency = (name: string, open: () => Opened) =>
+  describe(`IdempotencyStore contract: ${name}`, () => {
+    let opened: Opened;
+    const t0 = 1_700_000_000_000;
+    const ok = { status: 201, body: { id: 'cus_1', tiers: [], nested: { list: [] } } };
+    beforeEach(() => {
+      opened = open();
+    });
+    afterEach(() => opened.close());
+
+    it('starts, then replays the stored success exactly', async () => {
+      const begun = await opened.store.begin('key_1', 'k', 'fp', t0);
+      expect(begun.kind).toBe('started');
+      if (begun.kind !== 'started') return;
+      await opened.store.complete('key_1', 'k', begun.token, ok, t0);
+      expect(await opened.store.begin('key_1', 'k', 'fp', t0 + 1000)).toEqual({ kind: 'replay', response: ok });
+    });
+
+    it('is a conflict for another request with the key, running or done', async () => {
+      const begun = await opened.store.begin('key_1', 'k', 'fp', t0);
+      expect(await opened.store.begin('key_1', 'k', 'other', t0)).toEqual({ kind: 'conflict' });
+      if (begun.kind === 'started') await opened.store.complete('key_1', 'k', begun.token, ok, t0);
+      expect(await opened.store.begin('key_1', 'k', 'other', t0)).toEqual({ kind: 'conflict' });
+    });
+
+    it('is in progress for the same request while the first runs', async () => {
+      await opened.store.begin('key_1', 'k', 'fp', t0);
+      expect(await opened.store.begin('key_1', 'k', 'fp', t0 + 10)).toEqual({ kind: 'in_progress' });
+    });
+
+    it('releases the key after a failure, for the holder only', async () => {
+      const begun = await opened.store.begin('key_1', 'k', 'fp', t0);
+      if (begun.kind !== 'started') throw new Error('not started');
+      await opened.store.release('key_1', 'k', 'not-the-token');
+      expect((await opened.store.begin('key_1', 'k', 'fp', t0)).kind).toBe('in_progress');
+      await opened.store.complete('key_1', 'k', 'not-the-token', ok, t0);
+      expect((await opened.store.begin('key_1', 'k', 'fp', t0)).kind).toBe('in_progress');
+      await opened.store.release('key_1', 'k', begun.token);
+      expect((await opened.store.begin('key_1', 'k', 'changed', t0)).kind).toBe('started');
+    });
+
+    it('keeps scopes (API keys) apart', async () => {
+      await opened.store.begin('key_1', 'k', 'fp', t0);
+      expect((await opened.store.begin('key_2', 'k', 'other', t0)).kind).toBe('started');
+    });
+
+    it('forgets a crashed request’s lock after the lease, and a success after 24 hours', async () => {
+      await opened.store.begin('key_1', 'crashed', 'fp', t0);
+      expect((await opened.store.begin('key_1', 'crashed', 'fp', t0 + 59_000)).kind).toBe('in_progress');
+      expect((await opened.store.begin('key_1', 'crashed', 'fp', t0 + 61_000)).kind).toBe('started');
+      const begun = await opened.store.begin('key_1', 'done', 'fp', t0);
+      if (begun.kind !== 'started') throw new Error('not started');
+      await opened.store.complete('key_1', 'done', begun.token, ok, t0);
+      expect((await opened.store.begin('key_1', 'done', 'fp', t0 + 24 * 3600_000 - 1)).kind).toBe('replay');
+      expect((await opened.store.begin('key_1', 'done', 'other', t0 + 24 * 3600_000 + 1)).kind).toBe('started');
+    });
+
+    it('lets exactly one of many racing requests (two connections) start', async () => {
+      const other = opened.second();
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? opened.store : other).begin('key_1', 'race', 'fp', t0)),
+      );
+      expect(results.filter((r) => r.kind === 'started')).toHaveLength(1);
+      expect(results.filter((r) => r.kind === 'in_progress')).toHaveLength(19);
+    });
+  });
+
+describeIdempotency('sqlite', () => {
+  const file = join(tempDir('idem'), 'billing.sqlite');
+  const db = openDatabase(file);
+  const extra: ReturnType<typeof openDatabase>[] = [];
+  return {
+    store: new SqliteIdempotencyStore(db),
+    second: () => {
+      const other = openDatabase(file);
+      extra.push(other);
+      return new SqliteIdempotencyStore(other);
+    },
+    close: () => {
+      for (const other of extra) other.close();
+      db.close();
+      return Promise.resolve();
+    },
+  };
+});
+
+if (redisUrl) {
+  describeIdempotency('redis', () => {
+    const first = redisForTest();
+    const extra: ReturnType<typeof redisForTest>[] = [];
+    return {
+      store: new RedisIdempotencyStore(first.redis, first.prefix),
+      second: () => {
+        const other = redisForTest();
+        extra.push(other);
+        return new RedisIdempotencyStore(other.redis, first.prefix);
+      },
+      close: async () => {
+        for (const other of extra) other.redis.disconnect();
+        await first.cleanup();
+      },
+    };
+  });
+} else {
+  describe.skip('IdempotencyStore contract: redis (skipped: REDIS_URL not set)', () => {
+    it('runs against Redis when REDIS_URL is set', () => undefined);
+  });
+}

@@ -32,6 +32,27 @@ describe('the real server process', () => {
     }
   });
 
+  it('prints a working sandbox key and a demo catalogue on the first start only', async () => {
+    const dataDir = tempDir('quickstart');
+    const service = await startServiceProcess({ DATA_DIR: dataDir });
+    try {
+      const key = /(service_test_[0-9A-Za-z]{32})/.exec(service.output())?.[1];
+      expect(key).toBeDefined();
+      const auth = { Authorization: `Bearer ${key}` };
+      const organisation = (await (await fetch(`${service.url}/v1/organisation`, { headers: auth })).json()) as { livemode: boolean };
+      expect(organisation.livemode).toBe(false);
+      const plans = (await (await fetch(`${service.url}/v1/plans`, { headers: auth })).json()) as { data: { type: string }[] };
+      expect(plans.data.map((p) => p.type).sort()).toEqual(['flat_fee', 'no_base_fee', 'per_unit', 'stairstep', 'tiered', 'volume']);
+      const customers = (await (await fetch(`${service.url}/v1/customers`, { headers: auth })).json()) as { data: { code: string }[] };
+      expect(customers.data.map((c) => c.code)).toEqual(['ACME']);
+    } finally {
+      await service.stop();
+    }
+    const again = await startServiceProcess({ DATA_DIR: dataDir });
+    await again.stop();
+    expect(again.output()).not.toContain('service_test_');
+  });
+
   it('refuses a bad environment value with one line naming the variable', async () => {
     await expect(startServiceProcess({ DATA_DIR: tempDir('badenv'), PORT: 'eighty' })).rejects.toThrow(
       /service exited with 1:\ninvalid PORT="eighty": .*\n$/,

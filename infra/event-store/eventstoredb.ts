@@ -13,8 +13,12 @@ import {
   type AllStreamResolvedEvent,
   type AllStreamSubscription,
   type AppendExpectedRevision,
+  type JSONType,
+  type Position,
+  type ReadStreamOptions,
   type ResolvedEvent,
 } from '@eventstore/db-client';
+import { createLogger, type Logger } from '../logger';
 import {
   type AppendResult,
   type EventMetadata,
@@ -26,6 +30,14 @@ import {
 } from './port';
 import { semaphore } from './semaphore';
 
+export type EventStoreDbOptions = Readonly<{
+  /** Appends in flight at once; the Node client fails under unbounded concurrent appends. */
+  maxConcurrentAppends?: number;
+  logger?: Pick<Logger, 'warn'>;
+  /** Wait before re-opening a dropped $all subscription. */
+  resubscribeDelayMs?: number;
+}>;
+
 type StoredMetadata = EventMetadata & { version: number };
 
 const isSystem = (event: { streamId: string; type: string }): boolean =>
@@ -35,38 +47,63 @@ const toExpected = (expected: ExpectedRevision): AppendExpectedRevision =>
   expected === 'no_stream' ? NO_STREAM : expected === 'any' ? ANY : BigInt(expected);
 
 /**
- * The production event log. The port's global position is the event's prepare position in $all:
- * unique per event and increasing in $all order (events of one append share a commit position but
- * not a prepare position), so reading resumes after it without repeating or skipping an event.
+ * The port's position is the event's commit position in $all. Every event appended over gRPC is
+ * written as its own self-committed prepare record (PrepareFlags.IsCommitted), and the server
+ * reports such an event at (commit, prepare) = (its log position, its log position), both when
+ * reading $all and (from 22.6) when reading a stream. So although the events of one multi-event
+ * append are one transaction, they do not share a commit position: each has its own, unique and
+ * increasing in $all order, and `{ commit: p, prepare: p }` is exactly that event's $all position
+ * (readAll resumes there). Only legacy explicit transactions (TCP API) share a commit position
+ * across events and differ in prepare position; they are refused rather than misordered.
  */
+const portPosition = (position: Position | undefined, what: string): bigint => {
+  if (!position) throw new Error(`EventStoreDB reported no position for ${what} (server 22.6 or later required)`);
+  if (position.commit !== position.prepare) {
+    throw new Error(
+      `event ${what} has commit position ${position.commit} and prepare position ${position.prepare}: ` +
+        'events written in explicit transactions are not supported',
+    );
+  }
+  return position.commit;
+};
+
+const toStored = (resolved: ResolvedEvent | AllStreamResolvedEvent): StoredEvent | null => {
+  const event = resolved.event;
+  if (!event || !event.isJson || isSystem(event)) return null;
+  const { version, ...metadata } = event.metadata as unknown as StoredMetadata;
+  return {
+    id: event.id,
+    streamId: event.streamId,
+    revision: Number(event.revision),
+    position: portPosition(event.position, `${event.streamId}@${event.revision}`),
+    type: event.type,
+    version,
+    data: event.data,
+    metadata,
+  };
+};
+
+/** The production event log in EventStoreDB / KurrentDB. */
 export class EventStoreDbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
+  private readonly limitAppends: <T>(operation: () => Promise<T>) => Promise<T>;
+  private readonly logger: Pick<Logger, 'warn'>;
+  private readonly resubscribeDelayMs: number;
   private readonly listeners = new Set<() => void>();
   private subscription: AllStreamSubscription | null = null;
-  // The Node client fails under unbounded concurrent appends; bound them.
-  private readonly limitAppends = semaphore(16);
+  private resubscribeTimer: NodeJS.Timeout | null = null;
+  private closed = false;
 
-  constructor(connectionString: string) {
+  constructor(connectionString: string, options: EventStoreDbOptions = {}) {
     this.client = EventStoreDBClient.connectionString(connectionString);
-  }
-
-  private toStored(resolved: ResolvedEvent | AllStreamResolvedEvent): StoredEvent | null {
-    const event = resolved.event;
-    if (!event || !event.isJson || isSystem(event)) return null;
-    const { version, ...metadata } = event.metadata as unknown as StoredMetadata;
-    return {
-      id: event.id,
-      streamId: event.streamId,
-      revision: Number(event.revision),
-      position: event.position?.prepare ?? resolved.commitPosition ?? 0n,
-      type: event.type,
-      version,
-      data: event.data,
-      metadata,
-    };
+    this.limitAppends = semaphore(options.maxConcurrentAppends ?? 16);
+    this.logger = options.logger ?? createLogger('warn').child({ component: 'eventstoredb' });
+    this.resubscribeDelayMs = options.resubscribeDelayMs ?? 1000;
   }
 
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) return this.checkEmptyAppend(streamId, expected);
+    let nextExpectedRevision: number;
     try {
       const result = await this.limitAppends(() =>
         this.client.appendToStream(
@@ -75,19 +112,14 @@ export class EventStoreDbEventStore implements EventStore {
             jsonEvent({
               id: event.id,
               type: event.type,
-              data: event.data as Record<string, unknown>,
+              data: event.data as JSONType,
               metadata: { ...event.metadata, version: event.version },
             }),
           ),
           { expectedRevision: toExpected(expected) },
         ),
       );
-      // The append's own position is its last event's; read it back to report the prepare position.
-      const last = await this.readStream(streamId, Number(result.nextExpectedRevision));
-      return {
-        nextExpectedRevision: Number(result.nextExpectedRevision),
-        position: last[0]?.position ?? result.position?.prepare ?? 0n,
-      };
+      nextExpectedRevision = Number(result.nextExpectedRevision);
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) {
         const actual = error.actualVersion;
@@ -95,16 +127,33 @@ export class EventStoreDbEventStore implements EventStore {
       }
       throw error;
     }
+    // The append reply carries one position for the whole write (and none for an idempotent
+    // replay), so the last event's own position is read back.
+    const [last] = await this.read(streamId, { fromRevision: BigInt(nextExpectedRevision), direction: FORWARDS, maxCount: 1 });
+    if (!last) throw new Error(`stream ${streamId}: appended revision ${nextExpectedRevision} cannot be read back`);
+    this.notify();
+    return { nextExpectedRevision, position: last.position };
   }
 
-  async readStream(streamId: string, fromRevision = 0): Promise<StoredEvent[]> {
+  /** Nothing to write: only the expectation is checked, as the SQLite store does. */
+  private async checkEmptyAppend(streamId: string, expected: ExpectedRevision): Promise<AppendResult> {
+    const [last] = await this.read(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1 });
+    const actual = last ? last.revision : 'no_stream';
+    if (expected === 'no_stream' ? actual !== 'no_stream' : expected !== 'any' && expected !== actual) {
+      throw new WrongExpectedRevision(streamId, expected, actual);
+    }
+    return { nextExpectedRevision: last ? last.revision : -1, position: 0n };
+  }
+
+  readStream(streamId: string, fromRevision = 0): Promise<StoredEvent[]> {
+    return this.read(streamId, { fromRevision: BigInt(fromRevision), direction: FORWARDS });
+  }
+
+  private async read(streamId: string, options: ReadStreamOptions): Promise<StoredEvent[]> {
     const events: StoredEvent[] = [];
     try {
-      for await (const resolved of this.client.readStream(streamId, {
-        fromRevision: BigInt(fromRevision),
-        direction: FORWARDS,
-      })) {
-        const stored = this.toStored(resolved);
+      for await (const resolved of this.client.readStream(streamId, options)) {
+        const stored = toStored(resolved);
         if (stored) events.push(stored);
       }
     } catch (error) {
@@ -116,58 +165,103 @@ export class EventStoreDbEventStore implements EventStore {
 
   async readAll(after: bigint, limit: number): Promise<StoredEvent[]> {
     const events: StoredEvent[] = [];
-    let from = after;
-    // System events are skipped, so a page may need more than one read.
+    if (limit <= 0) return events;
+    // A read from a position includes the event at it, so one extra is asked for and skipped.
+    const pageSize = limit + 1;
+    let from: bigint | null = after === 0n ? null : after;
+    // System events are skipped, so filling a page may take more than one read.
     for (;;) {
       let read = 0;
       for await (const resolved of this.client.readAll({
-        fromPosition: from === 0n ? START : { commit: from, prepare: from },
+        fromPosition: from === null ? START : { commit: from, prepare: from },
         direction: FORWARDS,
-        maxCount: limit + 1,
+        maxCount: pageSize,
       })) {
         read++;
-        const position = resolved.event?.position?.prepare ?? 0n;
-        if (position <= from) continue;
+        const position = resolved.event?.position.commit ?? resolved.commitPosition;
+        if (position === undefined || (from !== null && position <= from)) continue;
         from = position;
-        const stored = this.toStored(resolved);
-        if (stored) events.push(stored);
+        const stored = toStored(resolved);
+        if (!stored) continue;
+        events.push(stored);
         if (events.length === limit) return events;
       }
-      if (read <= 1) return events;
+      if (read < pageSize) return events;
     }
   }
 
   async headPosition(): Promise<bigint> {
-    for await (const resolved of this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 1000 })) {
-      const stored = this.toStored(resolved);
-      if (stored) return stored.position;
+    const pageSize = 100;
+    let before: bigint | null = null;
+    for (;;) {
+      let read = 0;
+      for await (const resolved of this.client.readAll({
+        fromPosition: before === null ? END : { commit: before, prepare: before },
+        direction: BACKWARDS,
+        maxCount: pageSize,
+      })) {
+        read++;
+        const position = resolved.event?.position.commit ?? resolved.commitPosition;
+        if (position === undefined || (before !== null && position >= before)) continue;
+        before = position;
+        const stored = toStored(resolved);
+        if (stored) return stored.position;
+      }
+      if (read < pageSize) return 0n;
     }
-    return 0n;
   }
 
   onAppended(listener: () => void): () => void {
     this.listeners.add(listener);
-    if (!this.subscription) this.subscribe();
+    if (!this.subscription && !this.resubscribeTimer && !this.closed) this.subscribe();
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * One filtered $all subscription wakes listeners for appends made by any process; appends made
+   * here wake them directly too, so none waits on the subscription's round trip.
+   */
   private subscribe(): void {
     const subscription = this.client.subscribeToAll({ fromPosition: END, filter: excludeSystemEvents() });
-    subscription.on('data', () => {
-      for (const listener of this.listeners) listener();
-    });
-    subscription.on('error', () => {
-      // A dropped subscription is re-opened; the projection runner's polling covers the gap.
-      this.subscription = null;
-      if (this.listeners.size > 0) setTimeout(() => this.subscribe(), 1000).unref();
-    });
     this.subscription = subscription;
+    const dropped = (error?: Error): void => {
+      if (this.subscription !== subscription) return;
+      this.subscription = null;
+      void subscription.unsubscribe().catch(() => undefined);
+      if (this.closed) return;
+      this.logger.warn({ err: error }, 'EventStoreDB $all subscription dropped; resubscribing');
+      this.resubscribeTimer = setTimeout(() => {
+        this.resubscribeTimer = null;
+        if (!this.closed) this.subscribe();
+      }, this.resubscribeDelayMs);
+      this.resubscribeTimer.unref();
+    };
+    // Appends made while the subscription was down (or before the server saw it) are not replayed
+    // from END, so a (re)confirmed subscription wakes listeners to catch up.
+    subscription.on('confirmation', () => this.notify());
+    subscription.on('data', () => this.notify());
+    subscription.on('error', dropped);
+    subscription.on('close', () => dropped());
+  }
+
+  private notify(): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener();
+      } catch (error) {
+        this.logger.warn({ err: error }, 'onAppended listener threw');
+      }
+    }
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.listeners.clear();
-    await this.subscription?.unsubscribe();
+    if (this.resubscribeTimer) clearTimeout(this.resubscribeTimer);
+    this.resubscribeTimer = null;
+    const subscription = this.subscription;
     this.subscription = null;
+    await subscription?.unsubscribe().catch(() => undefined);
     await this.client.dispose();
   }
 }

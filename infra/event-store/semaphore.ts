@@ -1,15 +1,27 @@
-/** Bounds how many operations run at once; the rest wait in order. */
+/** Bounds how many operations run at once; the rest wait in arrival order. */
 export const semaphore = (capacity: number) => {
-  let running = 0;
+  if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`semaphore capacity must be a positive integer, got ${capacity}`);
+  let free = capacity;
   const waiting: (() => void)[] = [];
+  const acquire = (): Promise<void> => {
+    if (free > 0) {
+      free--;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => waiting.push(resolve));
+  };
+  // A released slot passes straight to the next waiter, so a newcomer cannot take it in between.
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next) next();
+    else free++;
+  };
   return async <T>(operation: () => Promise<T>): Promise<T> => {
-    if (running >= capacity) await new Promise<void>((resolve) => waiting.push(resolve));
-    running++;
+    await acquire();
     try {
       return await operation();
     } finally {
-      running--;
-      waiting.shift()?.();
+      release();
     }
   };
 };

@@ -14,6 +14,7 @@ import { authenticate } from './public/authenticate';
 import { catalogueRoutes } from './public/catalogue';
 import { customerRoutes } from './public/customers';
 import { organisationRoute } from './public/organisation';
+import { subscriptionRoutes } from './public/subscriptions';
 import { type RouteRegistry, route } from './route';
 
 export type App = Readonly<{ app: Express; routes: RouteRegistry }>;
@@ -72,6 +73,7 @@ export const createApp = (deps: ApiDeps): App => {
   organisationRoute(v1, routes, deps);
   catalogueRoutes(v1, routes, deps);
   customerRoutes(v1, routes, deps);
+  subscriptionRoutes(v1, routes, deps);
   app.use('/v1', authenticate(deps));
   app.use(v1);
 

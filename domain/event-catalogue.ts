@@ -1,10 +1,12 @@
 import { apiKeyEventDefinitions } from './api-key/events';
 import { chargeEventDefinitions } from './charge/events';
 import { customerEventDefinitions } from './customer/events';
+import { invoiceEventDefinitions } from './invoice/events';
 import { meterEventDefinitions } from './meter/events';
 import { organisationEventDefinitions } from './organisation/events';
 import { planEventDefinitions } from './plan/events';
 import type { EventDefinition } from './shared/event-definition';
+import { subscriptionEventDefinitions } from './subscription/events';
 
 /** Every event type the log may hold, by type. */
 export const eventCatalogue: ReadonlyMap<string, EventDefinition> = new Map(
@@ -15,5 +17,7 @@ export const eventCatalogue: ReadonlyMap<string, EventDefinition> = new Map(
     ...meterEventDefinitions,
     ...planEventDefinitions,
     ...chargeEventDefinitions,
+    ...subscriptionEventDefinitions,
+    ...invoiceEventDefinitions,
   ].map((definition) => [definition.type, definition]),
 );

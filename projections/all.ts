@@ -1,10 +1,12 @@
 import { apiKeysProjection } from './api-keys';
 import { chargesProjection } from './charges';
 import { customersProjection } from './customers';
+import { invoicesProjection } from './invoices';
 import { metersProjection } from './meters';
 import { organisationsProjection } from './organisations';
 import { plansProjection } from './plans';
 import type { Projection } from './projection';
+import { subscriptionsProjection } from './subscriptions';
 
 export const allProjections: readonly Projection[] = [
   organisationsProjection,
@@ -13,4 +15,6 @@ export const allProjections: readonly Projection[] = [
   metersProjection,
   plansProjection,
   chargesProjection,
+  subscriptionsProjection,
+  invoicesProjection,
 ];

@@ -13,6 +13,7 @@ export type CustomerState =
       code: string | null;
       name: string | null;
       email: string | null;
+      accountingContactId: string | null;
     };
 
 export type CustomerCommand =
@@ -22,8 +23,8 @@ export type CustomerCommand =
 const evolve = (state: CustomerState, event: CustomerEvent): CustomerState => {
   switch (event.type) {
     case 'CustomerImported': {
-      const { customerId, organisationId, code, name, email } = event.data;
-      return { status: 'active', customerId, organisationId, code, name, email };
+      const { customerId, organisationId, code, name, email, accountingContactId } = event.data;
+      return { status: 'active', customerId, organisationId, code, name, email, accountingContactId };
     }
     case 'CustomerUpdated':
       return state.status === 'none' ? state : { ...state, ...event.data.changes };

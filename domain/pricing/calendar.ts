@@ -54,3 +54,6 @@ export const startOfDate = (date: string, timezone: string): string =>
   DateTime.fromISO(date, { zone: timezone }).startOf('day').toUTC().toISO()!;
 
 export const isCalendarDate = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(text) && parse(text).isValid;
+
+export const addDaysToInstant = (instant: string, days: number): string =>
+  DateTime.fromISO(instant, { zone: 'UTC' }).plus({ days }).toUTC().toISO()!;

@@ -48,22 +48,16 @@ const toExpected = (expected: ExpectedRevision): AppendExpectedRevision =>
 
 /**
  * The port's position is the event's commit position in $all. Every event appended over gRPC is
- * written as its own self-committed prepare record (PrepareFlags.IsCommitted), and the server
- * reports such an event at (commit, prepare) = (its log position, its log position), both when
- * reading $all and (from 22.6) when reading a stream. So although the events of one multi-event
- * append are one transaction, they do not share a commit position: each has its own, unique and
- * increasing in $all order, and `{ commit: p, prepare: p }` is exactly that event's $all position
- * (readAll resumes there). Only legacy explicit transactions (TCP API) share a commit position
- * across events and differ in prepare position; they are refused rather than misordered.
+ * written as its own self-committed prepare record, and the server places it in $all at
+ * (commit, prepare) = (its log position, its log position): the events of one multi-event append
+ * do not share a commit position, each has its own, unique and increasing in $all order, and
+ * `{ commit: p, prepare: p }` is exactly that event's place, where readAll resumes. The commit
+ * position is also the one to trust: older servers report every event of a multi-event append
+ * with the append's first log position as its prepare position. (Only events of legacy TCP
+ * explicit transactions share a commit position; this store never writes them.)
  */
 const portPosition = (position: Position | undefined, what: string): bigint => {
-  if (!position) throw new Error(`EventStoreDB reported no position for ${what} (server 22.6 or later required)`);
-  if (position.commit !== position.prepare) {
-    throw new Error(
-      `event ${what} has commit position ${position.commit} and prepare position ${position.prepare}: ` +
-        'events written in explicit transactions are not supported',
-    );
-  }
+  if (!position) throw new Error(`EventStoreDB reported no position for ${what} (the client documents positions on stream reads from server 22.6)`);
   return position.commit;
 };
 
@@ -178,7 +172,7 @@ export class EventStoreDbEventStore implements EventStore {
         maxCount: pageSize,
       })) {
         read++;
-        const position = resolved.event?.position.commit ?? resolved.commitPosition;
+        const position: bigint | undefined = resolved.event?.position?.commit ?? resolved.commitPosition;
         if (position === undefined || (from !== null && position <= from)) continue;
         from = position;
         const stored = toStored(resolved);
@@ -201,7 +195,7 @@ export class EventStoreDbEventStore implements EventStore {
         maxCount: pageSize,
       })) {
         read++;
-        const position = resolved.event?.position.commit ?? resolved.commitPosition;
+        const position: bigint | undefined = resolved.event?.position?.commit ?? resolved.commitPosition;
         if (position === undefined || (before !== null && position >= before)) continue;
         before = position;
         const stored = toStored(resolved);

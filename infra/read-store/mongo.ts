@@ -3,35 +3,59 @@ import { assertCollection, assertField } from './names';
 import type { Checkpoint, Condition, Doc, FindQuery, IndexSpec, Page, ReadStore, Write } from './port';
 import { UnknownCursor } from './unknown-cursor';
 
-type Stored = Document & { _id: string };
+/** The document as put, plus its id as `_id` (the primary index), which is stripped on the way out. */
+type Stored = Doc & { _id: string };
+type CheckpointRow = { _id: string; position: string };
+type Run = { collection: string; operations: AnyBulkWriteOperation<Stored>[] };
+
+const CHECKPOINTS = 'projection_checkpoints';
 
 const collectionName = (collection: string): string => `rm_${assertCollection(collection)}`;
+const fieldName = (field: string): string => (field === 'id' ? '_id' : assertField(field));
 const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const toFilter = (conditions: readonly Condition[] = []): Filter<Stored> => {
-  const filter: Record<string, unknown> = {};
-  const and: Record<string, unknown>[] = [];
-  for (const condition of conditions) {
-    const field = condition.field === 'id' ? '_id' : assertField(condition.field);
-    if ('eq' in condition) and.push({ [field]: condition.eq });
-    else if ('in' in condition) and.push({ [field]: { $in: condition.in } });
-    else and.push({ [field]: { $regex: `^${escapeRegex(condition.ieq)}$`, $options: 'i' } });
-  }
-  if (and.length > 0) filter.$and = and;
-  return filter as Filter<Stored>;
+  const and = conditions.map((condition): Document => {
+    const field = fieldName(condition.field);
+    // `null` matches a null or missing field, as json_extract(...) IS NULL does in SQLite.
+    if ('eq' in condition) return { [field]: condition.eq };
+    if ('in' in condition) return { [field]: { $in: [...condition.in] } };
+    return { [field]: { $regex: `^${escapeRegex(condition.ieq)}$`, $options: 'i' } };
+  });
+  return and.length > 0 ? { $and: and } : {};
 };
+
+const valueAt = (doc: Document, path: string): unknown =>
+  path
+    .split('.')
+    .reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Document)[key] : undefined), doc);
+
+const toStored = (doc: Doc): Stored => ({ _id: doc.id, ...doc });
 
 const fromStored = <T extends Doc>(stored: Stored): T => {
-  const { _id, ...rest } = stored;
-  return { id: _id, ...rest } as unknown as T;
+  const { _id, ...doc } = stored;
+  return doc as T;
 };
 
-const toStored = (doc: Doc): Stored => {
-  const { id, ...rest } = doc;
-  return { _id: id, ...rest };
+/** Consecutive writes to one collection go in one ordered bulk write; the order of all writes is kept. */
+const toRuns = (writes: readonly Write[]): Run[] => {
+  const runs: Run[] = [];
+  for (const write of writes) {
+    let run = runs[runs.length - 1];
+    if (!run || run.collection !== write.collection) {
+      run = { collection: write.collection, operations: [] };
+      runs.push(run);
+    }
+    run.operations.push(
+      write.op === 'put'
+        ? { replaceOne: { filter: { _id: write.doc.id }, replacement: toStored(write.doc), upsert: true } }
+        : { deleteOne: { filter: { _id: write.id } } },
+    );
+  }
+  return runs;
 };
 
-/** Read models in MongoDB: one collection per read model, documents keyed by their id. */
+/** Read models in MongoDB: one collection per read model (`rm_…`), documents keyed by their id. */
 export class MongoReadStore implements ReadStore {
   private constructor(
     private readonly client: MongoClient,
@@ -40,23 +64,35 @@ export class MongoReadStore implements ReadStore {
   ) {}
 
   static async connect(url: string, dbName: string): Promise<MongoReadStore> {
-    const client = await new MongoClient(url).connect();
-    const db = client.db(dbName);
-    const hello = await db.admin().command({ hello: 1 });
-    // Transactions need a replica set (the docker-compose stack runs one).
-    return new MongoReadStore(client, db, typeof hello.setName === 'string');
+    // Undefined fields are left out, as JSON.stringify does in the SQLite store, rather than stored as null.
+    const client = await new MongoClient(url, { ignoreUndefined: true }).connect();
+    try {
+      const db = client.db(dbName);
+      const hello = await db.admin().command({ hello: 1 });
+      // Transactions need a replica set member (setName) or a mongos router; a standalone has neither.
+      const transactions = typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+      return new MongoReadStore(client, db, transactions);
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
   }
 
   private coll(collection: string) {
     return this.db.collection<Stored>(collectionName(collection));
   }
 
+  private checkpoints() {
+    return this.db.collection<CheckpointRow>(CHECKPOINTS);
+  }
+
   async ensureIndexes(indexes: readonly IndexSpec[]): Promise<void> {
     for (const index of indexes) {
-      await this.coll(index.collection).createIndex(
-        Object.fromEntries(index.fields.map((field) => [assertField(field), 1])),
-        { unique: index.unique ?? false },
-      );
+      const keys = index.fields.map(fieldName);
+      if (keys.length === 1 && keys[0] === '_id') continue;
+      await this.coll(index.collection).createIndex(Object.fromEntries(keys.map((key) => [key, 1])), {
+        unique: index.unique ?? false,
+      });
     }
   }
 
@@ -66,17 +102,19 @@ export class MongoReadStore implements ReadStore {
   }
 
   async find<T extends Doc>(collection: string, query: FindQuery): Promise<Page<T>> {
-    const order = assertField(query.orderBy);
+    const order = fieldName(query.orderBy);
     const filter = toFilter(query.where);
-    const and: Filter<Stored>[] = [filter];
+    let page = filter;
     if (query.startingAfter !== undefined) {
-      const cursor = await this.coll(collection).findOne({ $and: [filter, { _id: query.startingAfter }] } as Filter<Stored>);
-      if (!cursor) throw new UnknownCursor(query.startingAfter);
-      const value: unknown = cursor[order];
-      and.push({ $or: [{ [order]: { $lt: value } }, { [order]: value, _id: { $lt: query.startingAfter } }] } as Filter<Stored>);
+      const id = query.startingAfter;
+      const start = await this.coll(collection).findOne({ $and: [filter, { _id: id }] });
+      if (!start) throw new UnknownCursor(id);
+      // A missing field sorts as null; undefined would be dropped from the query instead.
+      const value = valueAt(start, order) ?? null;
+      page = { $and: [filter, { $or: [{ [order]: { $lt: value } }, { [order]: value, _id: { $lt: id } }] }] };
     }
     const rows = await this.coll(collection)
-      .find({ $and: and } as Filter<Stored>)
+      .find(page)
       .sort({ [order]: -1, _id: -1 })
       .limit(query.limit + 1)
       .toArray();
@@ -93,50 +131,46 @@ export class MongoReadStore implements ReadStore {
   }
 
   async commit(writes: readonly Write[], checkpoint?: Checkpoint): Promise<void> {
-    const byCollection = new Map<string, AnyBulkWriteOperation<Stored>[]>();
-    for (const write of writes) {
-      const operations = byCollection.get(write.collection) ?? [];
-      operations.push(
-        write.op === 'put'
-          ? { replaceOne: { filter: { _id: write.doc.id }, replacement: toStored(write.doc), upsert: true } }
-          : { deleteOne: { filter: { _id: write.id } } },
-      );
-      byCollection.set(write.collection, operations);
-    }
-    const run = async (session?: ClientSession) => {
-      for (const [collection, operations] of byCollection) {
-        await this.coll(collection).bulkWrite(operations, { ordered: true, session });
-      }
+    const runs = toRuns(writes);
+    const apply = async (session?: ClientSession): Promise<void> => {
+      for (const run of runs) await this.coll(run.collection).bulkWrite(run.operations, { ordered: true, session });
       if (checkpoint) {
-        await this.db
-          .collection<{ _id: string; position: string }>('projection_checkpoints')
-          .updateOne({ _id: checkpoint.name }, { $set: { position: checkpoint.position.toString() } }, { upsert: true, session });
+        await this.checkpoints().updateOne(
+          { _id: checkpoint.name },
+          { $set: { position: checkpoint.position.toString() } },
+          { upsert: true, session },
+        );
       }
     };
     if (!this.transactions) {
-      // Without a replica set: whole-document upserts make a replayed batch change nothing, so a
-      // crash before the checkpoint moves only repeats work.
-      await run();
+      // A standalone server has no transactions: the writes go in order, then the checkpoint. A
+      // failure or crash part-way leaves the checkpoint behind, so the runner replays the batch.
+      // Every put replaces the whole document with one computed from the events (absolute values,
+      // not increments) and every delete is absolute, so the replay recomputes the same documents:
+      // what was already written does not change and the rest is completed. A projection that
+      // accumulates must guard by a position stored on its documents.
+      await apply();
       return;
     }
     const session = this.client.startSession();
     try {
-      await session.withTransaction(() => run(session));
+      // withTransaction retries the whole callback on transient errors; apply is safe to repeat.
+      await session.withTransaction(() => apply(session));
     } finally {
       await session.endSession();
     }
   }
 
   async checkpoint(name: string): Promise<bigint> {
-    const row = await this.db.collection<{ _id: string; position: string }>('projection_checkpoints').findOne({ _id: name });
+    const row = await this.checkpoints().findOne({ _id: name });
     return row ? BigInt(row.position) : 0n;
   }
 
   async reset(collections: readonly string[], checkpointNames: readonly string[]): Promise<void> {
+    // Checkpoints go first: a crash in between leaves documents without a checkpoint, which the
+    // runner's start-up clears, never a checkpoint claiming documents that are gone.
+    if (checkpointNames.length > 0) await this.checkpoints().deleteMany({ _id: { $in: [...checkpointNames] } });
     for (const collection of collections) await this.coll(collection).deleteMany({});
-    if (checkpointNames.length > 0) {
-      await this.db.collection<{ _id: string }>('projection_checkpoints').deleteMany({ _id: { $in: [...checkpointNames] } });
-    }
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,172 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { createSubscription } from '../../commands/subscription/create-subscription';
+import type { Condition } from '../../infra/read-store/port';
+import { INVOICES, type InvoiceDoc } from '../../projections/invoices';
+import { SUBSCRIPTIONS, type SubscriptionDoc } from '../../projections/subscriptions';
+import type { ApiDeps } from '../deps';
+import { findOwned } from '../find-owned';
+import { csvEnum, listOf, listPage, listQuery, publicView } from '../paging';
+import { readAfterWrite } from '../read-after-write';
+import type { RouteRegistry } from '../route';
+import {
+  createdSubscriptionObject,
+  createSubscriptionBody,
+  INVOICE_STATUSES,
+  invoiceObject,
+  SUBSCRIPTION_STATUSES,
+  subscriptionObject,
+} from '../schemas/subscription';
+import { apiCaller } from './api-caller';
+import { publicRoute } from './public-route';
+
+const eq = (field: string, value: string | undefined): Condition[] => (value === undefined ? [] : [{ field, eq: value }]);
+
+export const subscriptionRoutes = (router: Router, registry: RouteRegistry, deps: ApiDeps): void => {
+  const subscriptionBase = { tag: 'Subscriptions', auth: 'api_key', status: 200 } as const;
+  const invoiceBase = { tag: 'Invoices', auth: 'api_key', status: 200, scope: 'invoices:read' } as const;
+
+  publicRoute(
+    router,
+    registry,
+    deps,
+    {
+      ...subscriptionBase,
+      method: 'post',
+      path: '/v1/subscriptions',
+      operationId: 'createSubscription',
+      summary: 'Create a subscription and raise its first invoice in the accounting system',
+      scope: 'subscriptions:write',
+      idempotencyKey: 'required',
+      body: createSubscriptionBody,
+      status: 201,
+      response: createdSubscriptionObject,
+      errors: [403, 409],
+    },
+    async ({ req, body }) => {
+      const organisation = req.auth!.organisation;
+      const { subscriptionId, invoiceId, position } = await createSubscription(
+        deps,
+        apiCaller(req),
+        { organisationId: organisation.id, apiKeyId: req.auth!.apiKey.id, idempotencyKey: req.header('Idempotency-Key')! },
+        {
+          customerCode: body.customer_code,
+          createCustomer: body.create_customer
+            ? {
+                name: body.create_customer.name,
+                email: body.create_customer.email ?? null,
+                firstName: body.create_customer.first_name ?? null,
+                lastName: body.create_customer.last_name ?? null,
+              }
+            : null,
+          planCode: body.plan_code,
+          charges: body.charges.map((c) => ({ chargeId: c.charge, quantity: c.quantity, price: c.price ?? null, applyDiscount: c.apply_discount })),
+          request: {
+            units: body.units ?? null,
+            discountPercent: body.discount_percent,
+            invoiceReference: body.invoice_reference ?? null,
+            startDate: body.start_date ?? null,
+            flatFeePrice: body.flat_fee_price ?? null,
+            minimumUnits: body.minimum_units ?? null,
+            meters: body.meters.map((m) => ({ meterCode: m.meter_code, minimumUnits: m.minimum_units })),
+            endAfterCycles: body.end_after_cycles,
+            label: body.label ?? null,
+            cpiEnabled: body.cpi_enabled,
+          },
+        },
+      );
+      const [subscription, invoice] = await readAfterWrite(deps, position, () =>
+        Promise.all([
+          findOwned<SubscriptionDoc>(deps, SUBSCRIPTIONS, organisation.id, subscriptionId, 'subscription_not_found'),
+          invoiceId ? findOwned<InvoiceDoc>(deps, INVOICES, organisation.id, invoiceId, 'invoice_not_found') : null,
+        ]),
+      );
+      return { body: { ...publicView(subscription), invoice: invoice ? publicView(invoice) : null } };
+    },
+  );
+
+  publicRoute(
+    router,
+    registry,
+    deps,
+    {
+      ...subscriptionBase,
+      method: 'get',
+      path: '/v1/subscriptions',
+      operationId: 'listSubscriptions',
+      summary: 'List subscriptions, newest first',
+      scope: 'subscriptions:read',
+      query: listQuery({
+        customer: z.string().min(1).optional(),
+        customer_code: z.string().min(1).optional(),
+        status: csvEnum(SUBSCRIPTION_STATUSES).optional(),
+      }),
+      response: listOf(subscriptionObject),
+    },
+    async ({ req, query }) => ({
+      body: await listPage(
+        deps.readStore,
+        SUBSCRIPTIONS,
+        [
+          { field: '_organisation', eq: req.auth!.organisation.id },
+          ...eq('customer', query.customer),
+          ...eq('customer_code', query.customer_code),
+          ...(query.status ? [{ field: 'status', in: query.status }] : []),
+        ],
+        query,
+      ),
+    }),
+  );
+
+  publicRoute(
+    router,
+    registry,
+    deps,
+    { ...subscriptionBase, method: 'get', path: '/v1/subscriptions/{id}', operationId: 'getSubscription', summary: 'Retrieve a subscription', scope: 'subscriptions:read', response: subscriptionObject },
+    async ({ req, params }) => ({
+      body: publicView(await findOwned<SubscriptionDoc>(deps, SUBSCRIPTIONS, req.auth!.organisation.id, params.id!, 'subscription_not_found')),
+    }),
+  );
+
+  publicRoute(
+    router,
+    registry,
+    deps,
+    {
+      ...invoiceBase,
+      method: 'get',
+      path: '/v1/invoices',
+      operationId: 'listInvoices',
+      summary: 'List invoices, newest first',
+      query: listQuery({
+        subscription: z.string().min(1).optional(),
+        customer: z.string().min(1).optional(),
+        status: csvEnum(INVOICE_STATUSES).optional(),
+      }),
+      response: listOf(invoiceObject),
+    },
+    async ({ req, query }) => ({
+      body: await listPage(
+        deps.readStore,
+        INVOICES,
+        [
+          { field: '_organisation', eq: req.auth!.organisation.id },
+          ...eq('subscription', query.subscription),
+          ...eq('customer', query.customer),
+          ...(query.status ? [{ field: 'status', in: query.status }] : []),
+        ],
+        query,
+      ),
+    }),
+  );
+
+  publicRoute(
+    router,
+    registry,
+    deps,
+    { ...invoiceBase, method: 'get', path: '/v1/invoices/{id}', operationId: 'getInvoice', summary: 'Retrieve an invoice', response: invoiceObject },
+    async ({ req, params }) => ({
+      body: publicView(await findOwned<InvoiceDoc>(deps, INVOICES, req.auth!.organisation.id, params.id!, 'invoice_not_found')),
+    }),
+  );
+};

@@ -1,0 +1,74 @@
+import { customerDecider } from '../../domain/customer/decider';
+import { customerStream } from '../../domain/customer/events';
+import { invoiceDecider } from '../../domain/invoice/decider';
+import { invoiceStream } from '../../domain/invoice/events';
+import type { OpenOrganisation } from '../../domain/organisation/decider';
+import { AccountingRefused, type AccountingSystem, AccountingUnavailable } from '../../infra/accounting/port';
+import type { CommandDeps } from '../deps';
+import { handle, loadState } from '../handle';
+import { type Caller, eventMetadata } from '../metadata';
+
+/**
+ * Sends a raised invoice to the accounting system, keyed by the invoice's own id so a retry never
+ * makes a second document, and records the outcome: synced with its number and total, or failed
+ * with the system's message.
+ */
+export const pushInvoice = async (
+  deps: CommandDeps & { accounting: AccountingSystem },
+  caller: Caller,
+  organisation: OpenOrganisation,
+  invoiceId: string,
+) => {
+  const stream = invoiceStream(invoiceId);
+  const { state } = await loadState(deps.store, stream, invoiceDecider);
+  if (state.status !== 'raised' || state.sync === 'synced') return { position: 0n };
+  const metadata = eventMetadata(caller, { id: organisation.organisationId, livemode: organisation.livemode }, deps.clocks);
+  const fail = (error: string) => handle(deps.store, stream, invoiceDecider, { type: 'RecordInvoiceSyncFailed', invoiceId, error }, metadata);
+
+  const accounting = organisation.accounting;
+  if (!accounting) return fail('No accounting system is connected to this organisation.');
+  const invoice = state.invoice;
+  const customer = await loadState(deps.store, customerStream(invoice.customerId), customerDecider);
+  if (customer.state.status === 'none' || !customer.state.accountingContactId) {
+    return fail('The customer has no contact in the accounting system.');
+  }
+  try {
+    const pushed = await deps.accounting.tenant(accounting.tenantId).createInvoice(
+      {
+        contactId: customer.state.accountingContactId,
+        reference: invoice.reference,
+        date: invoice.invoiceDate.slice(0, 10),
+        dueDate: invoice.dueDate?.slice(0, 10) ?? null,
+        currency: invoice.currency,
+        status: 'draft',
+        lines: invoice.lines.map((line) => ({
+          description: [line.name, line.description].filter(Boolean).join(' — '),
+          quantity: line.quantity,
+          unitAmount: line.unitAmount,
+          accountCode: (line.account === 'usage_revenue' ? accounting.usageRevenueAccount : accounting.revenueAccount) ?? '',
+        })),
+      },
+      invoiceId,
+    );
+    return handle(
+      deps.store,
+      stream,
+      invoiceDecider,
+      {
+        type: 'RecordInvoiceSynced',
+        invoiceId,
+        accountingInvoiceId: pushed.id,
+        number: pushed.number,
+        status: pushed.status,
+        total: pushed.total,
+        amountPaid: pushed.amountPaid,
+        creditNoteAmount: pushed.amountCredited,
+        sent: pushed.sentToContact,
+      },
+      metadata,
+    );
+  } catch (error) {
+    if (error instanceof AccountingRefused || error instanceof AccountingUnavailable) return fail(error.message);
+    throw error;
+  }
+};

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import type { EventDefinition } from '../shared/event-definition';
+
+export const invoiceLineSchema = z.object({
+  lineId: z.string(),
+  type: z.enum(['subscription', 'addon', 'charge', 'usage']),
+  revenueType: z.enum(['new_subscription', 'expansion', 'renewal', 'usage']).nullable(),
+  meterId: z.string().nullable(),
+  usageQuantity: z.string().nullable(),
+  name: z.string().nullable(),
+  description: z.string().nullable(),
+  units: z.number().int().nullable(),
+  /** What the accounting line is priced at: quantity × unit amount = amount. */
+  quantity: z.string(),
+  unitAmount: z.string(),
+  amount: z.string(),
+  discountAmount: z.string(),
+  chargeAmount: z.string(),
+  effectiveDate: z.string().nullable(),
+  /** `usage` lines go to the usage revenue account, the rest to revenue. */
+  account: z.enum(['revenue', 'usage_revenue']),
+});
+export type InvoiceLine = z.infer<typeof invoiceLineSchema>;
+
+const raised = z.object({
+  invoiceId: z.string(),
+  organisationId: z.string(),
+  customerId: z.string(),
+  subscriptionId: z.string().nullable(),
+  currency: z.string(),
+  reference: z.string().nullable(),
+  invoiceDate: z.string(),
+  dueDate: z.string().nullable(),
+  lines: z.array(invoiceLineSchema),
+  subtotal: z.string(),
+});
+
+const synced = z.object({
+  invoiceId: z.string(),
+  accountingInvoiceId: z.string(),
+  number: z.string(),
+  status: z.enum(['draft', 'awaiting_approval', 'approved', 'paid', 'voided', 'deleted']),
+  total: z.string(),
+  amountPaid: z.string(),
+  creditNoteAmount: z.string(),
+  sent: z.boolean(),
+});
+
+const syncFailed = z.object({ invoiceId: z.string(), error: z.string() });
+
+export type InvoiceRaised = { type: 'InvoiceRaised'; data: z.infer<typeof raised> };
+export type InvoiceSynced = { type: 'InvoiceSynced'; data: z.infer<typeof synced> };
+export type InvoiceSyncFailed = { type: 'InvoiceSyncFailed'; data: z.infer<typeof syncFailed> };
+export type InvoiceEvent = InvoiceRaised | InvoiceSynced | InvoiceSyncFailed;
+
+export const invoiceEventDefinitions: EventDefinition[] = [
+  { type: 'InvoiceRaised', version: 1, schema: raised },
+  { type: 'InvoiceSynced', version: 1, schema: synced },
+  { type: 'InvoiceSyncFailed', version: 1, schema: syncFailed },
+];
+
+export const invoiceStream = (invoiceId: string): string => `invoice-${invoiceId}`;

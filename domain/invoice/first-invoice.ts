@@ -1,0 +1,94 @@
+import type { ChargeDefinition } from '../charge/events';
+import { planHasUnits } from '../catalogue/types';
+import { addDaysToInstant, startOfDate } from '../pricing/calendar';
+import { formatMoney, type Money, parseMoney, sum } from '../pricing/money';
+import { discountOf, parsePercent } from '../pricing/percent';
+import { planAmount } from '../pricing/pricing';
+import type { SubscriptionCreatedData } from '../subscription/events';
+import type { InvoiceLine, InvoiceRaised } from './events';
+
+export type FirstInvoiceInput = Readonly<{
+  subscription: SubscriptionCreatedData;
+  planName: string;
+  charges: readonly Readonly<{ charge: ChargeDefinition; quantity: number; price: string | null; applyDiscount: boolean }>[];
+  lineIds: readonly string[];
+  now: string;
+  paymentTermsDays: number;
+}>;
+
+const line = (
+  fields: Omit<InvoiceLine, 'amount' | 'discountAmount' | 'chargeAmount' | 'quantity' | 'unitAmount' | 'account'>,
+  amount: Money,
+  discount: Money,
+): InvoiceLine => ({
+  ...fields,
+  amount: formatMoney(amount),
+  discountAmount: formatMoney(discount),
+  chargeAmount: formatMoney(amount - discount),
+  // The accounting line carries the net amount once, so its total is exact whatever its rounding.
+  quantity: '1',
+  unitAmount: formatMoney(amount - discount),
+  account: 'revenue',
+});
+
+/**
+ * The first invoice of a new subscription: its first period's recurring fee, and the one-off
+ * charges (discounted only where `apply_discount` is true), all revenue type `new_subscription`.
+ */
+export const firstInvoice = (input: FirstInvoiceInput): InvoiceRaised['data'] => {
+  const { subscription } = input;
+  const percent = parsePercent(subscription.discountPercent) ?? 0n;
+  const fee = planAmount(
+    { type: subscription.pricing.planType, price: subscription.pricing.price, freeUnits: subscription.pricing.freeUnits, tiers: subscription.pricing.tiers },
+    subscription.units,
+  );
+  const periodStartDate = subscription.currentPeriodStart;
+  const lines: InvoiceLine[] = [
+    line(
+      {
+        lineId: input.lineIds[0]!,
+        type: 'subscription',
+        revenueType: 'new_subscription',
+        meterId: null,
+        usageQuantity: null,
+        name: input.planName,
+        description: `Period ${periodStartDate} to ${subscription.renewalDate}`,
+        units: planHasUnits(subscription.pricing.planType) ? subscription.units : null,
+        effectiveDate: startOfDate(periodStartDate, subscription.timezone),
+      },
+      fee,
+      discountOf(fee, percent),
+    ),
+    ...input.charges.map(({ charge, quantity, price, applyDiscount }, i) => {
+      const amount = parseMoney(price ?? charge.price) * BigInt(quantity);
+      return line(
+        {
+          lineId: input.lineIds[i + 1]!,
+          type: 'charge',
+          revenueType: 'new_subscription',
+          meterId: null,
+          usageQuantity: null,
+          name: quantity > 1 ? `${charge.name} × ${quantity}` : charge.name,
+          description: charge.description,
+          units: null,
+          effectiveDate: startOfDate(periodStartDate, subscription.timezone),
+        },
+        amount,
+        applyDiscount ? discountOf(amount, percent) : 0n,
+      );
+    }),
+  ];
+  const dueDate = addDaysToInstant(input.now, input.paymentTermsDays);
+  return {
+    invoiceId: subscription.firstInvoiceId!,
+    organisationId: subscription.organisationId,
+    customerId: subscription.customerId,
+    subscriptionId: subscription.subscriptionId,
+    currency: subscription.currency,
+    reference: subscription.invoiceReference,
+    invoiceDate: input.now,
+    dueDate,
+    lines,
+    subtotal: formatMoney(sum(lines.map((l) => parseMoney(l.chargeAmount)))),
+  };
+};

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../api/app';
 import { resolveAdminToken } from './admin-token';
-import { quickStart, quickStartBanner } from './quick-start';
+import { type QuickStart, quickStart, quickStartBanner } from './quick-start';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { apiDeps, openServices, type Services } from './services';
@@ -10,6 +10,8 @@ import { apiDeps, openServices, type Services } from './services';
 export type RunningService = Readonly<{
   url: string;
   adminToken: string;
+  /** What the quick start made on a first start; null on later starts. */
+  demo: QuickStart | null;
   services: Services;
   stop(): Promise<void>;
 }>;
@@ -35,6 +37,7 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
   return {
     url,
     adminToken,
+    demo,
     services,
     stop: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -137,10 +137,12 @@ export class ProjectionRunner {
       if (batch.length === 0) break;
       const last = batch[batch.length - 1]!.position;
       const decoded = new Map<StoredEvent, StoredEvent>();
+      // One context and one commit for every projection: the batch costs one transaction.
+      const context = batchContext(this.readStore);
+      const moved: Projection[] = [];
       for (const projection of this.projections) {
         const checkpoint = this.checkpoints.get(projection) ?? 0n;
         if (checkpoint >= last) continue;
-        const context = batchContext(this.readStore);
         for (const event of batch) {
           if (event.position <= checkpoint || !projection.handles.includes(event.type)) continue;
           let decodedEvent = decoded.get(event);
@@ -150,9 +152,13 @@ export class ProjectionRunner {
           }
           await projection.apply(decodedEvent, context);
         }
-        await this.readStore.commit(context.writes(), { name: checkpointName(projection), position: last });
-        this.checkpoints.set(projection, last);
+        moved.push(projection);
       }
+      await this.readStore.commit(
+        context.writes(),
+        moved.map((projection) => ({ name: checkpointName(projection), position: last })),
+      );
+      for (const projection of moved) this.checkpoints.set(projection, last);
       seen += batch.length;
       onProgress?.({ position: last, head: head > last ? head : last, events: seen });
       this.release();

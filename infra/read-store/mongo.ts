@@ -130,11 +130,11 @@ export class MongoReadStore implements ReadStore {
     return this.coll(collection).countDocuments(toFilter(where));
   }
 
-  async commit(writes: readonly Write[], checkpoint?: Checkpoint): Promise<void> {
+  async commit(writes: readonly Write[], checkpoints: readonly Checkpoint[] = []): Promise<void> {
     const runs = toRuns(writes);
     const apply = async (session?: ClientSession): Promise<void> => {
       for (const run of runs) await this.coll(run.collection).bulkWrite(run.operations, { ordered: true, session });
-      if (checkpoint) {
+      for (const checkpoint of checkpoints) {
         await this.checkpoints().updateOne(
           { _id: checkpoint.name },
           { $set: { position: checkpoint.position.toString() } },

@@ -33,8 +33,8 @@ export interface ReadStore {
   /** Every document of a collection matching the conditions, in id order (for small sets). */
   findAll<T extends Doc>(collection: string, where?: readonly Condition[]): Promise<T[]>;
   count(collection: string, where?: readonly Condition[]): Promise<number>;
-  /** Applies the writes and moves the checkpoint together: all or nothing where the store allows. */
-  commit(writes: readonly Write[], checkpoint?: Checkpoint): Promise<void>;
+  /** Applies the writes and moves the checkpoints together: all or nothing where the store allows. */
+  commit(writes: readonly Write[], checkpoints?: readonly Checkpoint[]): Promise<void>;
   checkpoint(name: string): Promise<bigint>;
   /** Drops every document of the collections and the named checkpoints (for a rebuild). */
   reset(collections: readonly string[], checkpointNames: readonly string[]): Promise<void>;

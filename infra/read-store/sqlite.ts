@@ -128,11 +128,11 @@ export class SqliteReadStore implements ReadStore {
     return Promise.resolve(row?.n ?? 0);
   }
 
-  commit(writes: readonly Write[], checkpoint?: Checkpoint): Promise<void> {
-    return settle(() => this.commitNow(writes, checkpoint));
+  commit(writes: readonly Write[], checkpoints: readonly Checkpoint[] = []): Promise<void> {
+    return settle(() => this.commitNow(writes, checkpoints));
   }
 
-  private commitNow(writes: readonly Write[], checkpoint?: Checkpoint): void {
+  private commitNow(writes: readonly Write[], checkpoints: readonly Checkpoint[]): void {
     const statements = writes.map((write) => ({ write, name: this.ensureTable(write.collection) }));
     this.db.transaction(() => {
       for (const { write, name } of statements) {
@@ -143,7 +143,7 @@ export class SqliteReadStore implements ReadStore {
           this.prepare(`DELETE FROM ${name} WHERE id = ?`).run(write.id);
         }
       }
-      if (checkpoint) {
+      for (const checkpoint of checkpoints) {
         this.prepare(
             'INSERT INTO projection_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position',
           )

@@ -115,7 +115,7 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
     it('moves a checkpoint together with the writes', async () => {
       const checkpointName = `cp_${collection}`;
       expect(await store.checkpoint(checkpointName)).toBe(0n);
-      await store.commit([{ op: 'put', collection, doc: item(1) }], { name: checkpointName, position: 42n });
+      await store.commit([{ op: 'put', collection, doc: item(1) }], [{ name: checkpointName, position: 42n }]);
       expect(await store.checkpoint(checkpointName)).toBe(42n);
       expect(await store.get(collection, 'item_001')).not.toBeNull();
     });
@@ -123,14 +123,14 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
     it('changes nothing, checkpoint included, when a batch fails', async () => {
       const checkpointName = `cp_${collection}`;
       await store.ensureIndexes([{ collection, fields: ['email'], unique: true }]);
-      await store.commit([{ op: 'put', collection, doc: item(1) }], { name: checkpointName, position: 1n });
+      await store.commit([{ op: 'put', collection, doc: item(1) }], [{ name: checkpointName, position: 1n }]);
       await expect(
         store.commit(
           [
             { op: 'put', collection, doc: item(2) },
             { op: 'put', collection, doc: item(3, { email: item(1).email }) },
           ],
-          { name: checkpointName, position: 2n },
+          [{ name: checkpointName, position: 2n }],
         ),
       ).rejects.toThrow();
       expect(await store.get(collection, 'item_002')).toBeNull();
@@ -139,7 +139,7 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
 
     it('resets collections and checkpoints for a rebuild', async () => {
       const checkpointName = `cp_${collection}`;
-      await store.commit([{ op: 'put', collection, doc: item(1) }], { name: checkpointName, position: 9n });
+      await store.commit([{ op: 'put', collection, doc: item(1) }], [{ name: checkpointName, position: 9n }]);
       await store.reset([collection], [checkpointName]);
       expect(await store.count(collection)).toBe(0);
       expect(await store.checkpoint(checkpointName)).toBe(0n);

@@ -20,7 +20,7 @@ export const csvEnum = <const Values extends readonly [string, ...string[]]>(val
         context.addIssue({ code: 'custom', message: `takes ${values.join(', ')} (comma-separated)` });
         return z.NEVER;
       }
-      return chosen as Values[number][];
+      return chosen;
     })
     .describe(`Comma-separated: ${values.join(', ')}`);
 

@@ -144,7 +144,7 @@ describe('catalogue: admin writes and public reads', () => {
     [{ ...planBodies.per_unit, code: 'seats' }, 'code'],
   ])('refuses plan %# with its param %s and stores nothing', async (body, param) => {
     const before = await service.services.store.headPosition();
-    const response = await adminPost('plans', body as object);
+    const response = await adminPost('plans', body);
     expect([409, 422]).toContain(response.status);
     expect(response.body.error.param).toBe(param);
     expect(await service.services.store.headPosition()).toBe(before);

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { SqliteDatabase } from '../../sqlite/open-database';
-import type { LineInput } from '../port';
 import { type Fault, faultInjector } from './faults';
 import { Ledger, LedgerRefusal } from './ledger';
 
@@ -11,6 +10,28 @@ const send = (res: Response, status: number, body: unknown): void => {
   if (failure) res.status(failure).json({ error: { code: 'unavailable', message: 'Injected failure after commit.' } });
   else res.status(status).json(body);
 };
+
+const line = z.object({ description: z.string(), quantity: z.string(), unitAmount: z.string(), accountCode: z.string() });
+const contactBody = z.object({
+  name: z.string(),
+  contactNumber: z.string(),
+  email: z.string().nullable().optional(),
+  firstName: z.string().nullable().optional(),
+  lastName: z.string().nullable().optional(),
+});
+const documentBody = {
+  contactId: z.string(),
+  reference: z.string().nullable(),
+  date: z.string(),
+  currency: z.string(),
+  status: z.enum(['draft', 'awaiting_approval', 'approved']),
+  lines: z.array(line),
+};
+const invoiceBody = z.object({ ...documentBody, dueDate: z.string().nullable() });
+const creditNoteBody = z.object(documentBody);
+const linesBody = z.object({ lines: z.array(line) });
+const amountBody = z.object({ amount: z.string().optional() });
+const allocationBody = z.object({ invoiceId: z.string(), amount: z.string() });
 
 const faultSchema = z.object({
   kind: z.enum(['refuse', '5xx', 'slow']),
@@ -61,36 +82,36 @@ export const createDemoAccountingApp = (db: SqliteDatabase): Express => {
     const tenantId = tenant(req);
     send(res, 200, ledger.transaction(() => work(req, tenantId)));
   };
-  const lines = (req: Request) => (req.body as { lines: LineInput[] }).lines ?? [];
 
-  app.post('/connections', create(201, (req) => ledger.createTenant(String((req.body as { label?: string }).label ?? 'Demo organisation'))));
+  app.post('/connections', create(201, (req) => ledger.createTenant(z.object({ label: z.string().default('Demo organisation') }).parse(req.body).label)));
   app.get('/tenants/:tenant/contacts', (req, res) => {
     const query = req.query as { contactNumber?: string; name?: string };
     res.json({ contacts: ledger.findContacts(tenant(req), query) });
   });
-  app.post('/tenants/:tenant/contacts', create(201, (req, t) => ledger.createContact(t, req.body)));
-  app.post('/tenants/:tenant/invoices', create(201, (req, t) => ledger.createInvoice(t, req.body)));
+  app.post('/tenants/:tenant/contacts', create(201, (req, t) => ledger.createContact(t, contactBody.parse(req.body))));
+  app.post('/tenants/:tenant/invoices', create(201, (req, t) => ledger.createInvoice(t, invoiceBody.parse(req.body))));
   app.get('/tenants/:tenant/invoices/:id', (req, res) => {
-    res.json(ledger.invoice(tenant(req), req.params.id as string));
+    res.json(ledger.invoice(tenant(req), req.params.id));
   });
-  app.put('/tenants/:tenant/invoices/:id/lines', change((req, t) => ledger.updateInvoiceLines(t, req.params.id as string, lines(req))));
+  app.put('/tenants/:tenant/invoices/:id/lines', change((req, t) => ledger.updateInvoiceLines(t, req.params.id as string, linesBody.parse(req.body).lines)));
   app.post('/tenants/:tenant/invoices/:id/approve', change((req, t) => ledger.approveInvoice(t, req.params.id as string)));
   app.post('/tenants/:tenant/invoices/:id/void', change((req, t) => ledger.voidInvoice(t, req.params.id as string)));
   app.post('/tenants/:tenant/invoices/:id/delete', change((req, t) => ledger.deleteInvoice(t, req.params.id as string)));
   app.post(
     '/tenants/:tenant/invoices/:id/payments',
-    create(200, (req, t) => ledger.recordPayment(t, req.params.id as string, String((req.body as { amount?: string }).amount))),
+    create(200, (req, t) => ledger.recordPayment(t, req.params.id as string, amountBody.parse(req.body).amount ?? '')),
   );
-  app.post('/tenants/:tenant/credit_notes', create(201, (req, t) => ledger.createCreditNote(t, req.body)));
+  app.post('/tenants/:tenant/credit_notes', create(201, (req, t) => ledger.createCreditNote(t, creditNoteBody.parse(req.body))));
   app.post(
     '/tenants/:tenant/credit_notes/:id/allocations',
     create(200, (req, t) => {
-      const { invoiceId, amount } = req.body as { invoiceId: string; amount: string };
+      const { invoiceId, amount } = allocationBody.parse(req.body);
       return ledger.allocate(t, req.params.id as string, invoiceId, amount);
     }),
   );
   app.get('/tenants/:tenant/changes', (req, res) => {
-    res.json(ledger.updatedSince(tenant(req), String(req.query.since ?? '1970-01-01T00:00:00.000Z')));
+    const since = typeof req.query.since === 'string' ? req.query.since : '1970-01-01T00:00:00.000Z';
+    res.json(ledger.updatedSince(tenant(req), since));
   });
 
   // Control routes: what a person would do in the accounting system's own screens.
@@ -109,7 +130,7 @@ export const createDemoAccountingApp = (db: SqliteDatabase): Express => {
     '/control/tenants/:tenant/invoices/:id/pay',
     change((req, t) => {
       const invoice = ledger.invoice(t, req.params.id as string);
-      return ledger.recordPayment(t, invoice.id, String((req.body as { amount?: string }).amount ?? invoice.amountDue));
+      return ledger.recordPayment(t, invoice.id, amountBody.parse(req.body).amount ?? invoice.amountDue);
     }),
   );
   app.post('/control/tenants/:tenant/contacts/:id/archive', change((req, t) => ledger.archiveContact(t, req.params.id as string)));

@@ -180,7 +180,7 @@ export class Ledger {
   }
 
   private priced(lines: readonly LineInput[]): { lines: Line[]; subtotal: bigint; tax: bigint } {
-    if (!Array.isArray(lines) || lines.length === 0) {
+    if (lines.length === 0) {
       throw new LedgerRefusal(400, 'validation_failed', 'A document needs at least one line.', 'lines');
     }
     const accounts = new Set(CHART_OF_ACCOUNTS.filter((a) => a.type === 'revenue').map((a) => a.code));

@@ -231,3 +231,34 @@ describe('customers', () => {
     });
   });
 });
+
+describe('admin: customer import', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => {
+    await service.close();
+  });
+
+  it('imports a customer, creating the contact only when none has that number', async () => {
+    const org = await createOrganisation(service);
+    const tenant = await connectAccounting(service, org.id);
+    const existing = await service.services.accounting.tenant(tenant).createContact({ name: 'Old Contact', contactNumber: 'OLD-1' }, 'import-old');
+    const adopt = await request(service.app).post(`/admin/v1/organisations/${org.id}/customers`).set(service.admin).send({ code: 'OLD-1', name: 'Old Contact' });
+    expect(adopt.status).toBe(201);
+    expect(adopt.body.accounting_contact_id).toBe(existing.id);
+    const fresh = await request(service.app).post(`/admin/v1/organisations/${org.id}/customers`).set(service.admin).send({ code: 'NEW-1', name: 'New Contact', email: 'n@new.example' });
+    expect(fresh.status).toBe(201);
+    expect(await service.services.accounting.tenant(tenant).findContactByNumber('NEW-1')).toMatchObject({ id: fresh.body.accounting_contact_id });
+    expectError(
+      await request(service.app).post(`/admin/v1/organisations/${org.id}/customers`).set(service.admin).send({ code: 'NEW-1', name: 'Again' }),
+      409,
+      'conflict',
+      'customer_exists',
+      'code',
+    );
+    const renamed = await request(service.app).patch(`/admin/v1/organisations/${org.id}/customers/${fresh.body.id}`).set(service.admin).send({ name: 'Renamed', email: null });
+    expect(renamed.body).toMatchObject({ name: 'Renamed', email: null, status: 'active' });
+  });
+});

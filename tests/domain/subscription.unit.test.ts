@@ -1,0 +1,168 @@
+import type { ChargeDefinition } from '../../domain/charge/events';
+import type { PlanDefinition } from '../../domain/catalogue/types';
+import { firstInvoice } from '../../domain/invoice/first-invoice';
+import type { CreateSubscription } from '../../domain/subscription/create';
+import { subscriptionDecider } from '../../domain/subscription/decider';
+import type { SubscriptionCreatedData, SubscriptionEvent } from '../../domain/subscription/events';
+import { deciderSpec } from '../support/decider-spec';
+
+const spec = deciderSpec(subscriptionDecider);
+
+const plan: PlanDefinition = {
+  planId: 'plan_1',
+  organisationId: 'org_1',
+  code: 'seats',
+  name: 'Seats',
+  type: 'per_unit',
+  interval: { unit: 'month', count: 1 },
+  currency: 'GBP',
+  price: '10.0000',
+  minimumUnits: 2,
+  freeUnits: 0,
+  unitLabels: { singular: 'seat', plural: 'seats' },
+  allowsPriceOverride: false,
+  status: 'active',
+  tiers: [],
+  meters: [],
+};
+const charge: ChargeDefinition = {
+  chargeId: 'chg_1',
+  organisationId: 'org_1',
+  code: 'setup',
+  name: 'Setup',
+  description: null,
+  currency: 'GBP',
+  price: '50.0000',
+  allowsPriceOverride: false,
+  status: 'active',
+};
+
+const create = (overrides: Partial<CreateSubscription['request']> = {}, more: Partial<CreateSubscription> = {}): CreateSubscription => ({
+  type: 'CreateSubscription',
+  subscriptionId: 'sub_1',
+  firstInvoiceId: 'inv_1',
+  // 23:30 UTC on 31 Jan is already 1 Feb in Sydney: "today" is the organisation's date.
+  now: '2026-01-31T23:30:00.000Z',
+  organisation: { id: 'org_1', timezone: 'Australia/Sydney', setupMode: false },
+  customer: { id: 'cus_1', code: 'C1', status: 'active' },
+  plan,
+  charges: [],
+  request: {
+    units: 5,
+    discountPercent: '0.00',
+    invoiceReference: null,
+    startDate: null,
+    flatFeePrice: null,
+    minimumUnits: null,
+    meters: [],
+    endAfterCycles: null,
+    label: null,
+    cpiEnabled: false,
+    ...overrides,
+  },
+  ...more,
+});
+
+const created = (overrides: Partial<SubscriptionCreatedData> = {}): SubscriptionEvent => ({
+  type: 'SubscriptionCreated',
+  data: {
+    subscriptionId: 'sub_1',
+    organisationId: 'org_1',
+    customerId: 'cus_1',
+    customerCode: 'C1',
+    planId: 'plan_1',
+    currency: 'GBP',
+    interval: { unit: 'month', count: 1 },
+    timezone: 'Australia/Sydney',
+    status: 'active',
+    startDate: '2026-02-01',
+    currentPeriodStart: '2026-02-01',
+    renewalDate: '2026-03-01',
+    endDate: null,
+    units: 5,
+    minimumUnits: 0,
+    discountPercent: '0.00',
+    invoiceReference: null,
+    label: null,
+    endAfterCycles: null,
+    cpiEnabled: false,
+    pricing: { planType: 'per_unit', price: '10.0000', freeUnits: 0, tiers: [] },
+    meters: [],
+    firstInvoiceId: 'inv_1',
+    ...overrides,
+  },
+});
+
+describe('subscription decider: creation', () => {
+  it('starts today in the organisation’s timezone and renews a period later', () => {
+    spec([]).when(create()).then([created()]);
+  });
+
+  it('is pending with a future start and ends after its cycles', () => {
+    spec([])
+      .when(create({ startDate: '2026-03-31', endAfterCycles: 2 }))
+      .then([created({ status: 'pending', startDate: '2026-03-31', currentPeriodStart: '2026-03-31', renewalDate: '2026-04-30', endDate: '2026-05-31', endAfterCycles: 2 })]);
+  });
+
+  it('bills the period holding today when started in the past', () => {
+    spec([])
+      .when(create({ startDate: '2025-11-30' }))
+      .then([created({ startDate: '2025-11-30', currentPeriodStart: '2026-01-30', renewalDate: '2026-02-28' })]);
+  });
+
+  it('does nothing when the subscription already exists (a retry under the same id)', () => {
+    spec([created()]).when(create({ units: 9 })).then([]);
+  });
+
+  it('refuses units below the minimum, missing units, and units on a flat fee plan', () => {
+    spec([]).when(create({ units: 1 })).thenRefuses('invalid_parameter', 'units');
+    spec([]).when(create({ units: null })).thenRefuses('invalid_parameter', 'units');
+    spec([]).when(create({ units: 2, minimumUnits: 3 })).thenRefuses('invalid_parameter', 'units');
+    spec([]).when(create({ units: 3, minimumUnits: 1 })).thenRefuses('invalid_parameter', 'minimum_units');
+    spec([]).when(create({ units: 1 }, { plan: { ...plan, type: 'flat_fee', minimumUnits: 0 } })).thenRefuses('invalid_parameter', 'units');
+  });
+
+  it('refuses plans that cannot be sold, overrides not allowed, and foreign-currency charges', () => {
+    spec([]).when(create({}, { plan: { ...plan, status: 'legacy' } })).thenRefuses('invalid_parameter', 'plan_code');
+    spec([]).when(create({ flatFeePrice: '5.0000' })).thenRefuses('invalid_parameter', 'flat_fee_price');
+    spec([])
+      .when(create({}, { charges: [{ charge: { ...charge, currency: 'EUR' }, quantity: 1, price: null, applyDiscount: false }] }))
+      .thenRefuses('invalid_parameter', 'charges.0.charge');
+    spec([])
+      .when(create({}, { charges: [{ charge, quantity: 1, price: '1.0000', applyDiscount: false }] }))
+      .thenRefuses('invalid_parameter', 'charges.0.price');
+  });
+
+  it('keeps the start date from the future in Setup Mode', () => {
+    spec([])
+      .when(create({ startDate: '2026-02-02' }, { organisation: { id: 'org_1', timezone: 'Australia/Sydney', setupMode: true }, firstInvoiceId: null }))
+      .thenRefuses('invalid_parameter', 'start_date');
+  });
+});
+
+describe('first invoice', () => {
+  it('bills the first period and the charges, discounting charges only when asked', () => {
+    const subscription = { ...(created({ discountPercent: '12.50' }).data) };
+    const invoice = firstInvoice({
+      subscription,
+      planName: 'Seats',
+      charges: [
+        { charge, quantity: 1, price: null, applyDiscount: false },
+        { charge, quantity: 3, price: null, applyDiscount: true },
+      ],
+      lineIds: ['il_0', 'il_1', 'il_2'],
+      now: '2026-01-31T23:30:00.000Z',
+      paymentTermsDays: 14,
+    });
+    // plan 5 × 10 = 50.0000, 12.5% = 6.2500 → 43.7500; charge 50 (no discount); 3 × 50 = 150 − 18.75 = 131.25
+    expect(invoice.lines.map((l) => [l.amount, l.discountAmount, l.chargeAmount])).toEqual([
+      ['50.0000', '6.2500', '43.7500'],
+      ['50.0000', '0.0000', '50.0000'],
+      ['150.0000', '18.7500', '131.2500'],
+    ]);
+    expect(invoice.subtotal).toBe('225.0000');
+    expect(invoice.dueDate).toBe('2026-02-14T23:30:00.000Z');
+    // The period starts at midnight on 1 February in Sydney (UTC+11).
+    expect(invoice.lines[0]!.effectiveDate).toBe('2026-01-31T13:00:00.000Z');
+  });
+});

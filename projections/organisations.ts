@@ -95,6 +95,8 @@ export const organisationsProjection: Projection = {
         if (doc) context.put(ORGANISATIONS, { ...doc, sandbox: typed.data.sandboxId });
         return;
       }
+      case 'SandboxResetRequested':
+        return;
       case 'AccountingConnected':
       case 'AccountingDisconnected':
       case 'AccountsMapped':

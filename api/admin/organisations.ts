@@ -121,4 +121,23 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
       return { body: await readAfterWrite(deps, position, () => findOrganisation(deps, state.organisationId)) };
     },
   );
+
+  route(
+    router,
+    registry,
+    {
+      ...base,
+      method: 'post',
+      path: '/admin/v1/organisations/{org}/reset',
+      operationId: 'resetSandbox',
+      summary: 'Ask for a sandbox reset (recorded with its copy options)',
+      body: sandboxCopyBody,
+      status: 200,
+    },
+    async ({ req, body, params }) => {
+      const sandbox = await findOrganisation(deps, params.org!);
+      const { position } = await organisationCommand(deps, adminCaller(req), sandbox, { type: 'ResetSandbox', copy: body.copy });
+      return { body: await readAfterWrite(deps, position, () => findOrganisation(deps, sandbox.id)) };
+    },
+  );
 };

@@ -1,19 +1,20 @@
 import type { Router } from 'express';
-import { z } from 'zod';
+import { organisationObject } from '../schemas/organisation';
 import type { ApiDeps } from '../deps';
 import type { RouteRegistry } from '../route';
 import { publicRoute } from './public-route';
 
-export const publicOrganisationObject = z
-  .object({
-    id: z.string(),
-    object: z.literal('organisation'),
-    name: z.string(),
-    timezone: z.string(),
-    default_currency: z.string().nullable(),
-    setup_mode: z.boolean(),
-    can_create_accounting_contacts: z.boolean(),
-    livemode: z.boolean(),
+/** The API document's Organisation: the operator's object without the operator-only fields. */
+export const publicOrganisationObject = organisationObject
+  .pick({
+    id: true,
+    object: true,
+    name: true,
+    timezone: true,
+    default_currency: true,
+    setup_mode: true,
+    can_create_accounting_contacts: true,
+    livemode: true,
   })
   .meta({ id: 'PublicOrganisation' });
 

@@ -33,6 +33,7 @@ export type OrganisationCommand =
     }
   | { type: 'ChangeOrganisationSettings'; changes: Partial<OrganisationSettings> }
   | { type: 'OpenSandbox'; sandboxId: string; copy: SandboxCopy }
+  | { type: 'ResetSandbox'; copy: SandboxCopy }
   | { type: 'ConnectAccounting'; tenantId: string; tenantName: string; accounts: AccountingConnected['data']['accounts'] }
   | { type: 'DisconnectAccounting' }
   | { type: 'MapAccounts'; revenue: string; usageRevenue: string | null }
@@ -66,6 +67,8 @@ const evolve = (state: OrganisationState, event: OrganisationEvent): Organisatio
       return { ...state, settings: { ...state.settings, ...event.data.changes } };
     case 'SandboxOpened':
       return { ...state, sandboxId: event.data.sandboxId };
+    case 'SandboxResetRequested':
+      return state;
     case 'AccountingConnected':
       return {
         ...state,
@@ -121,6 +124,11 @@ const decide = (command: OrganisationCommand, state: OrganisationState): Organis
           data: { organisationId: organisation.organisationId, sandboxId: command.sandboxId, copy: withNeeds(command.copy) },
         },
       ];
+    }
+    case 'ResetSandbox': {
+      const organisation = open(state);
+      if (organisation.livemode) throw new DomainError('invalid', 'invalid_parameter', 'Only a sandbox can be reset.', 'org');
+      return [{ type: 'SandboxResetRequested', data: { organisationId: organisation.organisationId, copy: withNeeds(command.copy) } }];
     }
     case 'ConnectAccounting': {
       const organisation = open(state);

@@ -24,6 +24,8 @@ export const sandboxCopySchema = z.object({
 export type SandboxCopy = z.infer<typeof sandboxCopySchema>;
 
 const sandboxOpened = z.object({ organisationId: z.string(), sandboxId: z.string(), copy: sandboxCopySchema });
+/** Recorded now; emptying the sandbox and copying again land with the sandbox issue. */
+const sandboxResetRequested = z.object({ organisationId: z.string(), copy: sandboxCopySchema });
 
 const accountSchema = z.object({ code: z.string(), name: z.string(), type: z.enum(['revenue', 'expense', 'asset']) });
 
@@ -53,10 +55,12 @@ export type OrganisationSettingsChanged = {
   data: z.infer<typeof settingsChanged>;
 };
 export type SandboxOpened = { type: 'SandboxOpened'; data: z.infer<typeof sandboxOpened> };
+export type SandboxResetRequested = { type: 'SandboxResetRequested'; data: z.infer<typeof sandboxResetRequested> };
 export type OrganisationEvent =
   | OrganisationCreated
   | OrganisationSettingsChanged
   | SandboxOpened
+  | SandboxResetRequested
   | AccountingConnected
   | AccountingDisconnected
   | AccountsMapped
@@ -66,6 +70,7 @@ export const organisationEventDefinitions: EventDefinition[] = [
   { type: 'OrganisationCreated', version: 1, schema: created },
   { type: 'OrganisationSettingsChanged', version: 1, schema: settingsChanged },
   { type: 'SandboxOpened', version: 1, schema: sandboxOpened },
+  { type: 'SandboxResetRequested', version: 1, schema: sandboxResetRequested },
   { type: 'AccountingConnected', version: 1, schema: accountingConnected },
   { type: 'AccountingDisconnected', version: 1, schema: accountingDisconnected },
   { type: 'AccountsMapped', version: 1, schema: accountsMapped },

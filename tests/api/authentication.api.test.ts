@@ -161,6 +161,27 @@ describe('public API: authentication and scopes', () => {
       });
     });
 
+    it('records a sandbox reset with its copy options, and refuses one on a live organisation', async () => {
+      const reset = await request(service.app)
+        .post(`/admin/v1/organisations/${sandbox.id}/reset`)
+        .set(service.admin)
+        .send({ copy: { customers: true } });
+      expect(reset.status).toBe(200);
+      expect(reset.body.id).toBe(sandbox.id);
+      const events = await service.services.store.readStream(`organisation-${sandbox.id}`);
+      expect(events.at(-1)).toMatchObject({
+        type: 'SandboxResetRequested',
+        data: { copy: { settings: true, catalogue: true, customers: true, subscriptions: false } },
+      });
+      expectError(
+        await request(service.app).post(`/admin/v1/organisations/${live.id}/reset`).set(service.admin).send({}),
+        422,
+        'invalid_request_error',
+        'invalid_parameter',
+        'org',
+      );
+    });
+
     it('keeps Setup Mode off in a sandbox', async () => {
       expectError(
         await request(service.app).patch(`/admin/v1/organisations/${sandbox.id}`).set(service.admin).send({ setup_mode: true }),

@@ -12,7 +12,7 @@ import { planStream } from '../../domain/plan/events';
 import { DomainError } from '../../domain/shared/domain-error';
 import { decideCreation, type CreateSubscription } from '../../domain/subscription/create';
 import { subscriptionDecider } from '../../domain/subscription/decider';
-import { subscriptionStream } from '../../domain/subscription/events';
+import { type SubscriptionCreatedData, subscriptionStream } from '../../domain/subscription/events';
 import { derivedId } from '../../infra/ids';
 import { planIdFor } from '../catalogue/create-plan';
 import { customerIdFor, type CustomerInput, importCustomer, type ImportDeps } from '../customer/import-customer';
@@ -51,12 +51,23 @@ export const createSubscription = async (
   const organisationRef = { id: org.organisationId, livemode: org.livemode };
   const metadata = () => eventMetadata(caller, organisationRef, deps.clocks);
 
+  /** Raises the first invoice if it is not yet raised, then pushes it if it is not yet pushed. */
+  const finish = async (subscription: SubscriptionCreatedData, position: bigint) => {
+    const invoiceId = subscription.firstInvoiceId;
+    if (!invoiceId) return { subscriptionId, invoiceId, position };
+    const raised = firstInvoice({
+      subscription,
+      lineIds: [null, ...subscription.firstInvoiceCharges].map((_, i) => derivedId('invoiceLine', invoiceId, String(i))),
+      now: deps.clocks.forOrganisation(org.organisationId).now().toISOString(),
+      paymentTermsDays: org.settings.paymentTermsDays,
+    });
+    await handle(deps.store, invoiceStream(invoiceId), invoiceDecider, { type: 'RaiseInvoice', ...raised }, metadata());
+    const pushed = await pushInvoice(deps, caller, org, invoiceId);
+    return { subscriptionId, invoiceId, position: pushed.position > position ? pushed.position : position };
+  };
+
   const existing = await loadState(deps.store, subscriptionStream(subscriptionId), subscriptionDecider);
-  if (existing.state.status !== 'none') {
-    const invoiceId = existing.state.subscription.firstInvoiceId;
-    const pushed = invoiceId ? await pushInvoice(deps, caller, org, invoiceId) : { position: 0n };
-    return { subscriptionId, invoiceId, position: pushed.position };
-  }
+  if (existing.state.status !== 'none') return finish(existing.state.subscription, 0n);
 
   // Setup Mode exists only in live organisations: a sandbox always raises invoices.
   const setupMode = org.livemode && org.settings.setupMode;
@@ -122,18 +133,6 @@ export const createSubscription = async (
   }
 
   const created = await handle(deps.store, subscriptionStream(subscriptionId), subscriptionDecider, command, metadata());
-  const subscription = created.state.status === 'none' ? null : created.state.subscription;
-  if (!subscription?.firstInvoiceId) return { subscriptionId, invoiceId: null, position: created.position };
-
-  const raised = firstInvoice({
-    subscription,
-    planName: plan.plan.name,
-    charges,
-    lineIds: [0, ...charges.keys()].map((_, i) => derivedId('invoiceLine', subscription.firstInvoiceId!, String(i))),
-    now,
-    paymentTermsDays: org.settings.paymentTermsDays,
-  });
-  await handle(deps.store, invoiceStream(raised.invoiceId), invoiceDecider, { type: 'RaiseInvoice', ...raised }, metadata());
-  const pushed = await pushInvoice(deps, caller, org, raised.invoiceId);
-  return { subscriptionId, invoiceId: raised.invoiceId, position: pushed.position > created.position ? pushed.position : created.position };
+  if (created.state.status === 'none') throw new Error('the subscription was not recorded');
+  return finish(created.state.subscription, created.position);
 };

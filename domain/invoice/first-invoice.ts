@@ -1,4 +1,3 @@
-import type { ChargeDefinition } from '../charge/events';
 import { planHasUnits } from '../catalogue/types';
 import { addDaysToInstant, startOfDate } from '../pricing/calendar';
 import { formatMoney, type Money, parseMoney, sum } from '../pricing/money';
@@ -9,8 +8,6 @@ import type { InvoiceLine, InvoiceRaised } from './events';
 
 export type FirstInvoiceInput = Readonly<{
   subscription: SubscriptionCreatedData;
-  planName: string;
-  charges: readonly Readonly<{ charge: ChargeDefinition; quantity: number; price: string | null; applyDiscount: boolean }>[];
   lineIds: readonly string[];
   now: string;
   paymentTermsDays: number;
@@ -32,7 +29,8 @@ const line = (
 });
 
 /**
- * The first invoice of a new subscription: its first period's recurring fee, and the one-off
+ * The first invoice of a new subscription, from the facts of its creation alone (so a retry after a
+ * crash can raise it again): its first period's recurring fee, and the one-off
  * charges (discounted only where `apply_discount` is true), all revenue type `new_subscription`.
  */
 export const firstInvoice = (input: FirstInvoiceInput): InvoiceRaised['data'] => {
@@ -51,7 +49,7 @@ export const firstInvoice = (input: FirstInvoiceInput): InvoiceRaised['data'] =>
         revenueType: 'new_subscription',
         meterId: null,
         usageQuantity: null,
-        name: input.planName,
+        name: subscription.planName,
         description: `Period ${periodStartDate} to ${subscription.renewalDate}`,
         units: planHasUnits(subscription.pricing.planType) ? subscription.units : null,
         effectiveDate: startOfDate(periodStartDate, subscription.timezone),
@@ -59,8 +57,8 @@ export const firstInvoice = (input: FirstInvoiceInput): InvoiceRaised['data'] =>
       fee,
       discountOf(fee, percent),
     ),
-    ...input.charges.map(({ charge, quantity, price, applyDiscount }, i) => {
-      const amount = parseMoney(price ?? charge.price) * BigInt(quantity);
+    ...subscription.firstInvoiceCharges.map((charge, i) => {
+      const amount = parseMoney(charge.price) * BigInt(charge.quantity);
       return line(
         {
           lineId: input.lineIds[i + 1]!,
@@ -68,13 +66,13 @@ export const firstInvoice = (input: FirstInvoiceInput): InvoiceRaised['data'] =>
           revenueType: 'new_subscription',
           meterId: null,
           usageQuantity: null,
-          name: quantity > 1 ? `${charge.name} × ${quantity}` : charge.name,
+          name: charge.quantity > 1 ? `${charge.name} × ${charge.quantity}` : charge.name,
           description: charge.description,
           units: null,
           effectiveDate: startOfDate(periodStartDate, subscription.timezone),
         },
         amount,
-        applyDiscount ? discountOf(amount, percent) : 0n,
+        charge.applyDiscount ? discountOf(amount, percent) : 0n,
       );
     }),
   ];

@@ -114,6 +114,15 @@ export const decideCreation = (command: CreateSubscription): SubscriptionCreated
       minimumUnits: Math.max(meter.minimumUnits, request.meters.find((m) => m.meterCode === meter.meterCode)?.minimumUnits ?? 0),
       planMinimumUnits: meter.minimumUnits,
     })),
+    planName: plan.name,
     firstInvoiceId: command.firstInvoiceId,
+    firstInvoiceCharges: command.charges.map(({ charge, quantity, price, applyDiscount }) => ({
+      chargeId: charge.chargeId,
+      name: charge.name,
+      description: charge.description,
+      price: price ?? charge.price,
+      quantity,
+      applyDiscount,
+    })),
   };
 };

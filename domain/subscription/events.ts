@@ -48,8 +48,19 @@ const created = z.object({
   cpiEnabled: z.boolean(),
   pricing: pricingSnapshot,
   meters: z.array(subscriptionMeter),
-  /** The first invoice, when one was raised (none in Setup Mode). */
+  planName: z.string(),
+  /** The first invoice, when one is raised (none in Setup Mode), and its one-off charges. */
   firstInvoiceId: z.string().nullable(),
+  firstInvoiceCharges: z.array(
+    z.object({
+      chargeId: z.string(),
+      name: z.string(),
+      description: z.string().nullable(),
+      price: z.string(),
+      quantity: z.number().int(),
+      applyDiscount: z.boolean(),
+    }),
+  ),
 });
 
 export type SubscriptionCreatedData = z.infer<typeof created>;

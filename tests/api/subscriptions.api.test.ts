@@ -279,6 +279,25 @@ describe('subscriptions: creation, first invoice, reads', () => {
     expect(list.body.data).toHaveLength(1);
   });
 
+  it('raises the first invoice on the retry when the process died before raising it', async () => {
+    const store = service.services.store;
+    const append = store.append.bind(store);
+    store.append = (stream, events, expected) =>
+      stream.startsWith('invoice-') ? Promise.reject(new Error('process died')) : append(stream, events, expected);
+    const died = await post({ customer_code: 'C1', plan_code: 'flat', charges: [{ charge: catalogue.charge.id }] }, 'died-key');
+    store.append = append;
+    expectError(died, 500, 'api_error', 'internal_error');
+    const before = (await ledgerInvoices()).length;
+    const retried = await post({ customer_code: 'C1', plan_code: 'flat', charges: [{ charge: catalogue.charge.id }] }, 'died-key');
+    expect(retried.status).toBe(201);
+    expect(retried.body.invoice.lines.map((l: { type: string }) => l.type)).toEqual(['subscription', 'charge']);
+    expect(retried.body.invoice.accounting.sync_status).toBe('synced');
+    expect(await ledgerInvoices()).toHaveLength(before + 1);
+    const again = await post({ customer_code: 'C1', plan_code: 'flat', charges: [{ charge: catalogue.charge.id }] }, 'died-key');
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await ledgerInvoices()).toHaveLength(before + 1);
+  });
+
   it('lists subscriptions and invoices with their filters', async () => {
     const other = await request(service.app).post('/v1/customers').set(auth).send({ code: 'C2', name: 'Customer Two' });
     const created = await post({ customer_code: 'C2', plan_code: 'flat' });

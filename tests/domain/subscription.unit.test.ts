@@ -88,7 +88,9 @@ const created = (overrides: Partial<SubscriptionCreatedData> = {}): Subscription
     cpiEnabled: false,
     pricing: { planType: 'per_unit', price: '10.0000', freeUnits: 0, tiers: [] },
     meters: [],
+    planName: 'Seats',
     firstInvoiceId: 'inv_1',
+    firstInvoiceCharges: [],
     ...overrides,
   },
 });
@@ -108,6 +110,17 @@ describe('subscription decider: creation', () => {
     spec([])
       .when(create({ startDate: '2025-11-30' }))
       .then([created({ startDate: '2025-11-30', currentPeriodStart: '2026-01-30', renewalDate: '2026-02-28' })]);
+  });
+
+  it('records the charges of the first invoice, at their own or overridden price', () => {
+    const overridable = { ...charge, allowsPriceOverride: true };
+    spec([])
+      .when(create({}, { charges: [{ charge: overridable, quantity: 2, price: '40.0000', applyDiscount: true }] }))
+      .then([
+        created({
+          firstInvoiceCharges: [{ chargeId: 'chg_1', name: 'Setup', description: null, price: '40.0000', quantity: 2, applyDiscount: true }],
+        }),
+      ]);
   });
 
   it('does nothing when the subscription already exists (a retry under the same id)', () => {
@@ -142,14 +155,16 @@ describe('subscription decider: creation', () => {
 
 describe('first invoice', () => {
   it('bills the first period and the charges, discounting charges only when asked', () => {
-    const subscription = { ...(created({ discountPercent: '12.50' }).data) };
+    const setup = { chargeId: 'chg_1', name: 'Setup', description: null, price: '50.0000' };
+    const subscription = created({
+      discountPercent: '12.50',
+      firstInvoiceCharges: [
+        { ...setup, quantity: 1, applyDiscount: false },
+        { ...setup, quantity: 3, applyDiscount: true },
+      ],
+    }).data;
     const invoice = firstInvoice({
       subscription,
-      planName: 'Seats',
-      charges: [
-        { charge, quantity: 1, price: null, applyDiscount: false },
-        { charge, quantity: 3, price: null, applyDiscount: true },
-      ],
       lineIds: ['il_0', 'il_1', 'il_2'],
       now: '2026-01-31T23:30:00.000Z',
       paymentTermsDays: 14,

@@ -80,12 +80,9 @@ const operation = (route: RouteSpec, components: Json): Json => {
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
     });
   }
-  const responses: Json = {
-    [String(route.status)]: {
-      description: 'Success',
-      ...(route.response ? { content: { 'application/json': { schema: toSchema(route.response, 'output', components) } } } : {}),
-    },
-  };
+  const success = { ...(route.response ? { content: { 'application/json': { schema: toSchema(route.response, 'output', components) } } } : {}) };
+  const responses: Json = { [String(route.status)]: { description: 'Success', ...success } };
+  if (route.alsoStatus) responses[String(route.alsoStatus)] = { description: 'Success: the object already existed', ...success };
   const statuses = new Set<number>([400, 404, 413, 422, 429, 500, ...(route.errors ?? [])]);
   if (route.auth !== 'none') statuses.add(401);
   if (route.auth === 'api_key') statuses.add(403);

@@ -16,6 +16,8 @@ export type RouteSpec = Readonly<{
   body?: z.ZodType;
   query?: z.ZodType;
   status: number;
+  /** Another success status answered with the same body (e.g. 200 when the object already existed). */
+  alsoStatus?: number;
   response: z.ZodType | null;
   /** Scope an API key needs; null when any valid key may call it. Absent on admin and public routes. */
   scope?: string | null;

@@ -62,6 +62,7 @@ export const customerRoutes = (router: Router, registry: RouteRegistry, deps: Ap
       idempotencyKey: 'optional',
       body: createCustomerBody,
       status: 201,
+      alsoStatus: 200,
       response: customerObject,
       errors: [502],
     },

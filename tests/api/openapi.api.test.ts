@@ -56,5 +56,12 @@ describe('OpenAPI documents', () => {
     expect(schema.required).toEqual(expect.arrayContaining(['name', 'timezone', 'default_currency']));
     expect(schema.additionalProperties).toBe(false);
     expect(body.components.schemas.Organisation.properties.livemode).toEqual({ type: 'boolean' });
+    const publicDocument = (await request(service.app).get('/v1/openapi.json')).body;
+    const createCustomer = publicDocument.paths['/v1/customers'].post;
+    expect(Object.keys(createCustomer.responses)).toEqual(expect.arrayContaining(['200', '201', '403', '409', '422', '502']));
+    expect(createCustomer.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }));
+    const createSubscription = publicDocument.paths['/v1/subscriptions'].post;
+    expect(createSubscription.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', required: true }));
+    expect(createSubscription['x-scope']).toBe('subscriptions:write');
   });
 });

@@ -126,6 +126,23 @@ describe('customers', () => {
     expectError(await create({ code: 'ARCH-1', name: 'Archived Co' }), 409, 'conflict', 'accounting_contact_archived');
   });
 
+  it('refuses a contact that already belongs to another customer with 409 customer_not_importable', async () => {
+    expect((await create({ code: 'case-1', name: 'Case One' })).status).toBe(201);
+    // The accounting system matches contact numbers without regard to case: CASE-1 is case-1's contact.
+    const before = await customerCount();
+    expectError(await create({ code: 'CASE-1', name: 'Case Upper' }), 409, 'conflict', 'customer_not_importable', 'code');
+    expect(await customerCount()).toBe(before);
+  });
+
+  it('answers 409 customer_not_created when a contact with the code appears while it is being created', async () => {
+    await accountingControl(service, '/faults', { kind: 'refuse', pathPrefix: `/tenants/${tenantId}/contacts`, method: 'POST', count: 1, status: 409, code: 'contact_number_taken', message: 'Contact number RACE-9 is in use.' });
+    const before = await customerCount();
+    expectError(await create({ code: 'RACE-9', name: 'Race Nine' }), 409, 'conflict', 'customer_not_created', 'code');
+    expect(await customerCount()).toBe(before);
+    // Asked again, the contact that appeared (here: none did) is adopted or created.
+    expect((await create({ code: 'RACE-9', name: 'Race Nine' })).status).toBe(201);
+  });
+
   it('answers 502 accounting_error with the system’s message when it refuses or fails', async () => {
     await accountingControl(service, '/faults', { kind: 'refuse', pathPrefix: `/tenants/${tenantId}/contacts`, method: 'POST', count: 1, status: 422, message: 'Contact rejected by rule 7' });
     const refused = await create({ code: 'FAIL-1', name: 'Fail One' });

@@ -45,6 +45,8 @@ describe('Accounting contract: HTTP client against the demonstration server', ()
     expect(await ledger.findContactByName('unique LTD')).toEqual(created);
     await expect(contact('UNIQUE ltd', 'U-2')).rejects.toMatchObject({ code: 'contact_name_taken' });
     await expect(contact('Other name', 'U-1')).rejects.toMatchObject({ code: 'contact_number_taken' });
+    await expect(contact('Other name', 'u-1')).rejects.toMatchObject({ code: 'contact_number_taken' });
+    expect(await ledger.findContactByNumber('u-1')).toEqual(created);
     expect(await ledger.findContactByNumber('U-2')).toBeNull();
   });
 

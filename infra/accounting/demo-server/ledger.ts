@@ -66,7 +66,7 @@ export class Ledger {
     db.exec(`
       CREATE TABLE IF NOT EXISTS tenants (id TEXT PRIMARY KEY, name TEXT NOT NULL, next_invoice INTEGER NOT NULL, next_credit_note INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS contacts (
-        id TEXT PRIMARY KEY, tenant TEXT NOT NULL, contact_number TEXT, name TEXT NOT NULL, name_key TEXT NOT NULL,
+        id TEXT PRIMARY KEY, tenant TEXT NOT NULL, contact_number TEXT COLLATE NOCASE, name TEXT NOT NULL, name_key TEXT NOT NULL,
         first_name TEXT, last_name TEXT, email TEXT, archived INTEGER NOT NULL DEFAULT 0,
         UNIQUE (tenant, contact_number), UNIQUE (tenant, name_key)
       );
@@ -124,7 +124,7 @@ export class Ledger {
       .run(tenant, key, fingerprint, status, JSON.stringify(body));
   }
 
-  // Contacts
+  // Contacts: numbers and names are unique per tenant, both compared without regard to case.
 
   findContacts(tenant: string, filter: { contactNumber?: string; name?: string }): Contact[] {
     const rows =

@@ -107,6 +107,14 @@ describe('customers', () => {
     expect(await ledger().findContactByNumber('OK-1')).toBeNull();
   });
 
+  it('answers 400 invalid_json, 413 payload_too_large and 422 for a body that is not an object', async () => {
+    const raw = (text: string) => request(service.app).post('/v1/customers').set(auth).set('Content-Type', 'application/json').send(text);
+    expectError(await raw('{"code": "X",'), 400, 'invalid_request_error', 'invalid_json');
+    expectError(await raw(JSON.stringify({ code: 'BIG', name: 'x'.repeat(100_000) })), 413, 'invalid_request_error', 'payload_too_large');
+    expectError(await raw('[1, 2]'), 422, 'invalid_request_error', 'invalid_parameter');
+    expect(await ledger().findContactByNumber('BIG')).toBeNull();
+  });
+
   it('accepts the email forms the rule allows', async () => {
     const response = await create({ code: 'MAIL-1', name: 'Mail One', email: "o'neil.first+tag_x-y@mail.example-host.io" });
     expect(response.status).toBe(201);

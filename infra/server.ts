@@ -5,6 +5,7 @@ import { resolveAdminToken } from './admin-token';
 import { type QuickStart, quickStart, quickStartBanner } from './quick-start';
 import type { Config } from './config';
 import type { Logger } from './logger';
+import { holdServiceLock } from './service-lock';
 import { apiDeps, openServices, type Services } from './services';
 
 export type RunningService = Readonly<{
@@ -19,6 +20,7 @@ export type RunningService = Readonly<{
 /** Starts everything one embedded process runs: stores, projections and the HTTP API. */
 export const startService = async (config: Config, logger: Logger): Promise<RunningService> => {
   const services = await openServices(config, logger);
+  const lock = holdServiceLock(config.DATA_DIR);
   const { token: adminToken, created } = resolveAdminToken(config.DATA_DIR, config.ADMIN_TOKEN);
   if (created) {
     process.stdout.write(`\nAdmin token (shown once, kept in ${config.DATA_DIR}/admin-token):\n  ${adminToken}\n\n`);
@@ -42,6 +44,7 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
     stop: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await services.close();
+      lock.release();
     },
   };
 };

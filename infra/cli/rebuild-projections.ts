@@ -1,14 +1,20 @@
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
+import { runningService } from '../service-lock';
 import { openServices } from '../services';
 import { progressBar } from './progress-bar';
 
 /**
  * `npm run projections:rebuild [-- name …]`: empties the read models and replays the whole log.
- * Run it while the service is stopped (it truncates and replays).
+ * It truncates and replays, so it refuses while the service runs on the same data directory.
  */
 const main = async (): Promise<void> => {
   const config = loadConfig();
+  const pid = runningService(config.DATA_DIR);
+  if (pid !== null) {
+    process.stderr.write(`the service (pid ${pid}) is running on ${config.DATA_DIR}: stop it before rebuilding\n`);
+    process.exit(3);
+  }
   const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
   const services = await openServices(config, logger);
   const names = process.argv.slice(2);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureBuilt, startServiceProcess } from '../support/service-process';
+import { ensureBuilt, runNode, startServiceProcess } from '../support/service-process';
 import { tempDir } from '../support/test-service';
 
 describe('the real server process', () => {
@@ -23,6 +23,9 @@ describe('the real server process', () => {
 
     const second = await startServiceProcess({ DATA_DIR: dataDir });
     try {
+      const rebuild = runNode('infra/cli/rebuild-projections.js', [], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+      expect(rebuild.status).toBe(3);
+      expect(rebuild.stderr).toMatch(/the service \(pid \d+\) is running on .*: stop it before rebuilding/);
       expect(second.output()).not.toContain(token);
       const read = await fetch(`${second.url}/admin/v1/organisations/${organisation.id}`, { headers: auth });
       expect(read.status).toBe(200);

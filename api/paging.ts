@@ -31,18 +31,31 @@ export const listOf = <Item extends z.ZodType>(item: Item) =>
 export const publicView = <T extends Doc>(doc: T): T =>
   Object.fromEntries(Object.entries(doc).filter(([key]) => !key.startsWith('_'))) as T;
 
-/** One page, newest first, of the documents matching the conditions. */
+type ListQuery = { limit: number; starting_after?: string | undefined } & Record<string, unknown>;
+
+/**
+ * One page, newest first, of the organisation's documents. Every other query parameter filters the
+ * document field of the same name: a list (`status=a,b`) by membership, a value by equality, or
+ * without regard to case for the fields named in `caseInsensitive`.
+ */
 export const listPage = async (
   readStore: ReadStore,
   collection: string,
-  where: Condition[],
-  query: { limit: number; starting_after?: string | undefined },
+  organisationId: string,
+  query: ListQuery,
+  caseInsensitive: readonly string[] = [],
 ) => {
+  const { limit, starting_after: startingAfter, ...filters } = query;
+  const where: Condition[] = [{ field: '_organisation', eq: organisationId }];
+  for (const [field, value] of Object.entries(filters)) {
+    if (Array.isArray(value)) where.push({ field, in: value as string[] });
+    else if (typeof value === 'string') where.push(caseInsensitive.includes(field) ? { field, ieq: value } : { field, eq: value });
+  }
   const page = await readStore.find(collection, {
     where,
     orderBy: 'created',
-    limit: query.limit,
-    ...(query.starting_after ? { startingAfter: query.starting_after } : {}),
+    limit,
+    ...(startingAfter ? { startingAfter } : {}),
   });
   return { object: 'list' as const, data: page.data.map(publicView), has_more: page.hasMore };
 };

@@ -1,6 +1,5 @@
 import type { Router } from 'express';
 import { CATALOGUE_STATUSES } from '../../domain/catalogue/types';
-import type { Condition } from '../../infra/read-store/port';
 import { CHARGES } from '../../projections/charges';
 import { PLANS } from '../../projections/plans';
 import type { ApiDeps } from '../deps';
@@ -12,12 +11,6 @@ import { publicRoute } from './public-route';
 import { z } from 'zod';
 
 const catalogueQuery = listQuery({ code: z.string().min(1).optional(), status: csvEnum(CATALOGUE_STATUSES).optional() });
-
-const filters = (organisationId: string, query: { code?: string | undefined; status?: string[] | undefined }): Condition[] => [
-  { field: '_organisation', eq: organisationId },
-  ...(query.code !== undefined ? [{ field: 'code', eq: query.code }] : []),
-  ...(query.status !== undefined ? [{ field: 'status', in: query.status }] : []),
-];
 
 /** `GET /v1/plans`, `/v1/plans/{id}`, `/v1/charges`, `/v1/charges/{id}`. */
 export const catalogueRoutes = (router: Router, registry: RouteRegistry, deps: ApiDeps): void => {
@@ -31,7 +24,7 @@ export const catalogueRoutes = (router: Router, registry: RouteRegistry, deps: A
       registry,
       deps,
       { ...base, method: 'get', path: `/v1/${resource}`, operationId: `list${noun}s`, summary: `List ${resource}, newest first`, query: catalogueQuery, response: listOf(object) },
-      async ({ req, query }) => ({ body: await listPage(deps.readStore, collection, filters(req.auth!.organisation.id, query), query) }),
+      async ({ req, query }) => ({ body: await listPage(deps.readStore, collection, req.auth!.organisation.id, query) }),
     );
     publicRoute(
       router,

@@ -1,7 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { importCustomer } from '../../commands/customer/import-customer';
-import type { Condition } from '../../infra/read-store/port';
 import { CUSTOMERS, type CustomerDoc } from '../../projections/customers';
 import type { ApiDeps } from '../deps';
 import { permissionError } from '../errors';
@@ -27,15 +26,7 @@ export const customerRoutes = (router: Router, registry: RouteRegistry, deps: Ap
     registry,
     deps,
     { ...base, method: 'get', path: '/v1/customers', operationId: 'listCustomers', summary: 'List imported customers, newest first', scope: 'customers:read', query: customersQuery, status: 200, response: listOf(customerObject) },
-    async ({ req, query }) => {
-      const where: Condition[] = [
-        { field: '_organisation', eq: req.auth!.organisation.id },
-        ...(query.code !== undefined ? [{ field: 'code', eq: query.code }] : []),
-        ...(query.email !== undefined ? [{ field: 'email', ieq: query.email }] : []),
-        ...(query.status !== undefined ? [{ field: 'status', in: query.status }] : []),
-      ];
-      return { body: await listPage(deps.readStore, CUSTOMERS, where, query) };
-    },
+    async ({ req, query }) => ({ body: await listPage(deps.readStore, CUSTOMERS, req.auth!.organisation.id, query, ['email']) }),
   );
 
   publicRoute(

@@ -1,7 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { createSubscription } from '../../commands/subscription/create-subscription';
-import type { Condition } from '../../infra/read-store/port';
 import { INVOICES, type InvoiceDoc } from '../../projections/invoices';
 import { SUBSCRIPTIONS, type SubscriptionDoc } from '../../projections/subscriptions';
 import type { ApiDeps } from '../deps';
@@ -19,8 +18,6 @@ import {
 } from '../schemas/subscription';
 import { apiCaller } from './api-caller';
 import { publicRoute } from './public-route';
-
-const eq = (field: string, value: string | undefined): Condition[] => (value === undefined ? [] : [{ field, eq: value }]);
 
 export const subscriptionRoutes = (router: Router, registry: RouteRegistry, deps: ApiDeps): void => {
   const subscriptionBase = { tag: 'Subscriptions', auth: 'api_key', status: 200 } as const;
@@ -103,19 +100,7 @@ export const subscriptionRoutes = (router: Router, registry: RouteRegistry, deps
       }),
       response: listOf(subscriptionObject),
     },
-    async ({ req, query }) => ({
-      body: await listPage(
-        deps.readStore,
-        SUBSCRIPTIONS,
-        [
-          { field: '_organisation', eq: req.auth!.organisation.id },
-          ...eq('customer', query.customer),
-          ...eq('customer_code', query.customer_code),
-          ...(query.status ? [{ field: 'status', in: query.status }] : []),
-        ],
-        query,
-      ),
-    }),
+    async ({ req, query }) => ({ body: await listPage(deps.readStore, SUBSCRIPTIONS, req.auth!.organisation.id, query) }),
   );
 
   publicRoute(
@@ -145,19 +130,7 @@ export const subscriptionRoutes = (router: Router, registry: RouteRegistry, deps
       }),
       response: listOf(invoiceObject),
     },
-    async ({ req, query }) => ({
-      body: await listPage(
-        deps.readStore,
-        INVOICES,
-        [
-          { field: '_organisation', eq: req.auth!.organisation.id },
-          ...eq('subscription', query.subscription),
-          ...eq('customer', query.customer),
-          ...(query.status ? [{ field: 'status', in: query.status }] : []),
-        ],
-        query,
-      ),
-    }),
+    async ({ req, query }) => ({ body: await listPage(deps.readStore, INVOICES, req.auth!.organisation.id, query) }),
   );
 
   publicRoute(

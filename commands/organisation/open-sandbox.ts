@@ -1,12 +1,12 @@
 import { organisationDecider, withNeeds } from '../../domain/organisation/decider';
 import { organisationStream, type SandboxCopy } from '../../domain/organisation/events';
 import { DEFAULT_SETTINGS, type OrganisationSettings } from '../../domain/organisation/settings';
-import { DomainError } from '../../domain/shared/domain-error';
 import { derivedId } from '../../infra/ids';
 import type { CommandDeps } from '../deps';
-import { handle, loadState } from '../handle';
-import { type Caller, eventMetadata } from '../metadata';
+import { loadState } from '../handle';
+import type { Caller } from '../metadata';
 import { createOrganisation } from './create-organisation';
+import { organisationCommand } from './organisation-command';
 
 /**
  * Opens the one sandbox of a live organisation: first recorded on the live organisation's stream
@@ -21,20 +21,12 @@ export const openSandbox = async (
 ) => {
   const sandboxId = derivedId('organisation', live.id, 'sandbox');
   const { state } = await loadState(deps.store, organisationStream(live.id), organisationDecider);
-  if (state.status === 'open' && state.sandboxId !== null) {
-    const finished = (await deps.store.readStream(organisationStream(state.sandboxId))).length > 0;
-    if (finished) {
-      throw new DomainError('conflict', 'sandbox_exists', `This organisation already has its sandbox, ${state.sandboxId}.`);
-    }
-  } else {
-    await handle(
-      deps.store,
-      organisationStream(live.id),
-      organisationDecider,
-      { type: 'OpenSandbox', sandboxId, copy },
-      eventMetadata(caller, live, deps.clocks),
-    );
-  }
+  const halfOpened =
+    state.status === 'open' &&
+    state.sandboxId !== null &&
+    (await deps.store.readStream(organisationStream(state.sandboxId))).length === 0;
+  // The decider refuses a second sandbox (and an unknown or sandbox organisation).
+  if (!halfOpened) await organisationCommand(deps, caller, live, { type: 'OpenSandbox', sandboxId, copy });
   if (state.status !== 'open') throw new Error('unreachable: OpenSandbox refuses an unknown organisation');
   const { name, timezone, defaultCurrency } = state.settings;
   const settings: OrganisationSettings = withNeeds(copy).settings

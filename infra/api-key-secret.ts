@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { randomBase62 } from './ids';
 
 const PREFIXES = { live: 'service_live_', test: 'service_test_' } as const;
 const BODY = /^[0-9A-Za-z]{32}$/;
@@ -7,12 +8,7 @@ const hash = (body: string): string => createHash('sha256').update(body).digest(
 
 /** A new secret: the mode prefix and 32 random base62 characters. Only its hash is kept. */
 export const newApiKeySecret = (livemode: boolean): { key: string; secretHash: string; last4: string } => {
-  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-  let body = '';
-  // Rejection sampling keeps every character equally likely.
-  while (body.length < 32) {
-    for (const byte of randomBytes(48)) if (byte < 248 && body.length < 32) body += alphabet[byte % 62];
-  }
+  const body = randomBase62(32);
   return { key: `${livemode ? PREFIXES.live : PREFIXES.test}${body}`, secretHash: hash(body), last4: body.slice(-4) };
 };
 

@@ -28,8 +28,17 @@ const base62 = (bytes: Buffer): string => {
   return out;
 };
 
+/** Random base62 characters, each equally likely (bytes of 248 and above are drawn again). */
+export const randomBase62 = (length: number): string => {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+  }
+  return out;
+};
+
 /** A new random id with its type prefix, e.g. `cus_3kTn…`. */
-export const newId = (kind: IdKind): string => `${ID_PREFIXES[kind]}_${base62(randomBytes(LENGTH))}`;
+export const newId = (kind: IdKind): string => `${ID_PREFIXES[kind]}_${randomBase62(LENGTH)}`;
 
 /** The same id every time for the same parts: retries after a crash find the object already made. */
 export const derivedId = (kind: IdKind, ...parts: string[]): string =>

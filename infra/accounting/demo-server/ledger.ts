@@ -212,31 +212,42 @@ export class Ledger {
     return `${kind === 'invoice' ? 'INV' : 'CN'}-${String(row.n).padStart(4, '0')}`;
   }
 
-  createInvoice(tenant: string, input: NewInvoice): AccountingInvoice {
+  /** What an invoice and a credit note share: a usable contact, a number, priced lines, totals. */
+  private newDocument(tenant: string, kind: Kind, input: NewCreditNote) {
     this.usableContact(tenant, input.contactId);
+    const { lines, subtotal, tax } = this.priced(input.lines);
+    const total = subtotal + tax;
+    return {
+      total,
+      fields: {
+        id: `${kind === 'invoice' ? 'ai' : 'acn'}_${randomUUID()}`,
+        number: this.nextNumber(tenant, kind),
+        contactId: input.contactId,
+        reference: input.reference,
+        date: input.date,
+        currency: input.currency,
+        status: input.status,
+        lines,
+        subtotal: format(subtotal),
+        totalTax: format(tax),
+        total: format(total),
+        sentToContact: false,
+        updatedAt: this.stamp(),
+      },
+    };
+  }
+
+  createInvoice(tenant: string, input: NewInvoice): AccountingInvoice {
     if (!['draft', 'awaiting_approval', 'approved'].includes(input.status)) {
       throw new LedgerRefusal(400, 'validation_failed', 'A new invoice is draft, awaiting_approval or approved.', 'status');
     }
-    const { lines, subtotal, tax } = this.priced(input.lines);
-    const total = subtotal + tax;
+    const { total, fields } = this.newDocument(tenant, 'invoice', input);
     const invoice: AccountingInvoice = {
-      id: `ai_${randomUUID()}`,
-      number: this.nextNumber(tenant, 'invoice'),
-      contactId: input.contactId,
-      reference: input.reference,
-      date: input.date,
+      ...fields,
       dueDate: input.dueDate,
-      currency: input.currency,
-      status: input.status,
-      lines,
-      subtotal: format(subtotal),
-      totalTax: format(tax),
-      total: format(total),
       amountDue: format(total),
       amountPaid: '0.0000',
       amountCredited: '0.0000',
-      sentToContact: false,
-      updatedAt: this.stamp(),
     };
     this.save(tenant, 'invoice', invoice);
     return invoice;
@@ -312,26 +323,8 @@ export class Ledger {
   }
 
   createCreditNote(tenant: string, input: NewCreditNote): AccountingCreditNote {
-    this.usableContact(tenant, input.contactId);
-    const { lines, subtotal, tax } = this.priced(input.lines);
-    const total = subtotal + tax;
-    const creditNote: AccountingCreditNote = {
-      id: `acn_${randomUUID()}`,
-      number: this.nextNumber(tenant, 'credit_note'),
-      contactId: input.contactId,
-      reference: input.reference,
-      date: input.date,
-      currency: input.currency,
-      status: input.status,
-      lines,
-      subtotal: format(subtotal),
-      totalTax: format(tax),
-      total: format(total),
-      remainingCredit: format(total),
-      allocations: [],
-      sentToContact: false,
-      updatedAt: this.stamp(),
-    };
+    const { total, fields } = this.newDocument(tenant, 'credit_note', input);
+    const creditNote: AccountingCreditNote = { ...fields, remainingCredit: format(total), allocations: [] };
     this.save(tenant, 'credit_note', creditNote);
     return creditNote;
   }

@@ -10,7 +10,7 @@ describe('the real server process', () => {
     const dataDir = tempDir('restart');
     const first = await startServiceProcess({ DATA_DIR: dataDir });
     const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
-    expect(first.output()).toContain(token);
+    await first.printed(new RegExp(token));
     const auth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
     const created = await fetch(`${first.url}/admin/v1/organisations`, {
       method: 'POST',
@@ -26,21 +26,21 @@ describe('the real server process', () => {
       const rebuild = runNode('infra/cli/rebuild-projections.js', [], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
       expect(rebuild.status).toBe(3);
       expect(rebuild.stderr).toMatch(/the service \(pid \d+\) is running on .*: stop it before rebuilding/);
-      expect(second.output()).not.toContain(token);
       const read = await fetch(`${second.url}/admin/v1/organisations/${organisation.id}`, { headers: auth });
       expect(read.status).toBe(200);
       expect(await read.json()).toEqual(organisation);
     } finally {
       await second.stop();
     }
+    // Read once the process has ended, so the whole of its output is there.
+    expect(second.output()).not.toContain(token);
   });
 
   it('prints a working sandbox key and a demo catalogue on the first start only', async () => {
     const dataDir = tempDir('quickstart');
     const service = await startServiceProcess({ DATA_DIR: dataDir });
     try {
-      const key = /(service_test_[0-9A-Za-z]{32})/.exec(service.output())?.[1];
-      expect(key).toBeDefined();
+      const key = (await service.printed(/(service_test_[0-9A-Za-z]{32})/))[1];
       const auth = { Authorization: `Bearer ${key}` };
       const organisation = (await (await fetch(`${service.url}/v1/organisation`, { headers: auth })).json()) as { livemode: boolean };
       expect(organisation.livemode).toBe(false);

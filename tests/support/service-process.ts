@@ -11,7 +11,13 @@ export const ensureBuilt = (): void => {
   }
 };
 
-export type ServiceProcess = Readonly<{ url: string; output: () => string; stop(): Promise<number | null> }>;
+export type ServiceProcess = Readonly<{
+  url: string;
+  output: () => string;
+  /** Resolves with the first match once the process has printed it (its streams arrive in pieces). */
+  printed: (pattern: RegExp, timeoutMs?: number) => Promise<RegExpExecArray>;
+  stop(): Promise<number | null>;
+}>;
 
 /** Starts `node dist/infra/main.js` as a real process and waits until it listens. */
 export const startServiceProcess = (env: Record<string, string>): Promise<ServiceProcess> =>
@@ -34,6 +40,15 @@ export const startServiceProcess = (env: Record<string, string>): Promise<Servic
         resolve({
           url: match[1]!,
           output: () => output,
+          printed: async (pattern, timeoutMs = 5000) => {
+            const deadline = Date.now() + timeoutMs;
+            for (;;) {
+              const match = pattern.exec(output);
+              if (match) return match;
+              if (Date.now() > deadline) throw new Error(`not printed within ${timeoutMs} ms: ${pattern}\n${output}`);
+              await new Promise((resolve) => setTimeout(resolve, 20));
+            }
+          },
           stop: () =>
             new Promise((done) => {
               child.once('exit', (code) => done(code));

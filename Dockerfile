@@ -14,4 +14,4 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 VOLUME /data
 EXPOSE 3000
-CMD ["node", "dist/infra/main.js"]
+CMD ["node", "dist/service/main.js"]

@@ -1,6 +1,39 @@
 // Type-aware lint: the rules that catch floating promises and unsafe `any` flows matter most here.
 import tseslint from 'typescript-eslint';
 
+// Floors: arrows point down only. Each folder names the folders above it (and beside it) that it may not import.
+// A relative import is matched at any depth, so `../infra/x` from `domain/a.ts` is caught as `../../infra/x` is from `domain/a/b.ts`.
+const FOLDERS = ['service', 'api', 'workers', 'commands', 'projections', 'domain', 'infra'];
+const upward = (folders) => ({
+  regex: `^(\\.\\./)+(${folders.join('|')})(/|$)`,
+  message: `Arrows point down: this folder may not import ${folders.join(', ')}/.`,
+});
+const floor = (folder, forbidden, extra = []) => ({
+  files: [`${folder}/**/*.ts`],
+  rules: { 'no-restricted-imports': ['error', { patterns: [upward(forbidden), ...extra] }] },
+});
+// The HTTP layer runs commands and reads read models; it never folds a stream itself.
+const noFolding = { regex: '^(\\.\\./)+commands/handle$', message: 'api/ reads read models or a command’s result; it does not fold streams.' };
+const floors = [
+  floor('domain', FOLDERS.filter((f) => f !== 'domain'), [{ group: ['node:*'], message: 'domain/ is pure: no I/O.' }]),
+  floor('infra', FOLDERS.filter((f) => f !== 'infra')),
+  floor('commands', ['service', 'api', 'workers', 'projections']),
+  floor('projections', ['service', 'api', 'workers', 'commands']),
+  floor('workers', ['service', 'api']),
+  floor('api', ['service', 'workers'], [noFolding]),
+  // Inside api/: only app.ts assembles the public and admin routes; the shared route machinery sits below them.
+  {
+    files: ['api/*.ts', 'api/middleware/**/*.ts', 'api/schemas/**/*.ts'],
+    ignores: ['api/app.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [upward(['service', 'workers']), noFolding, { regex: '^(\\./|\\.\\./)(public|admin)/', message: 'Shared api/ code may not import the public or admin routes.' }] },
+      ],
+    },
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
   ...tseslint.configs.recommendedTypeChecked,
@@ -20,13 +53,10 @@ export default tseslint.config(
       ],
     },
   },
+  ...floors,
   {
     files: ['domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['../../infra/*', '../../api/*', '../../commands/*', '../../projections/*', '../../workers/*', 'node:*'], message: 'domain/ is pure: it imports nothing outside domain/.' }] },
-      ],
       'no-restricted-syntax': [
         'error',
         { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'domain/ takes time as an argument.' },

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
-import { settlementOf } from './public/idempotency';
+import { settlementOf } from './middleware/settlement';
 import { bodyObject, parseOrThrow } from './validation';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';

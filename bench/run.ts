@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../infra/config';
 import { silentLogger } from '../infra/logger';
-import { startService } from '../infra/server';
+import { startService } from '../service/server';
 import { startBareExpress } from './bare-express';
 import { formatResult, type LoadResult, runLoad } from './load';
 

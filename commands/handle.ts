@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '../domain/shared/decider';
 import { eventCatalogue } from '../domain/event-catalogue';
-import { decodeEvent } from '../infra/event-store/decode';
+import { decodeEvent } from '../domain/decode-event';
 import { type EventMetadata, type EventStore, WrongExpectedRevision } from '../infra/event-store/port';
 
 export type Handled<State, Event> = Readonly<{

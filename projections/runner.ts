@@ -1,4 +1,4 @@
-import { decodeEvent } from '../infra/event-store/decode';
+import { decodeEvent } from '../domain/decode-event';
 import type { EventStore, StoredEvent } from '../infra/event-store/port';
 import type { Logger } from '../infra/logger';
 import type { ReadStore } from '../infra/read-store/port';

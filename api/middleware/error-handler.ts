@@ -4,7 +4,7 @@ import { AccountingRefused, AccountingUnavailable } from '../../infra/accounting
 import type { Logger } from '../../infra/logger';
 import { UnknownCursor } from '../../infra/read-store/unknown-cursor';
 import { ApiError, type ErrorType, internalError, invalidParameter, notFound } from '../errors';
-import { settlementOf } from '../public/idempotency';
+import { settlementOf } from './settlement';
 
 const DOMAIN_ERRORS: Record<DomainError['kind'], { status: number; type: ErrorType }> = {
   invalid: { status: 422, type: 'invalid_request_error' },

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import type { ApiDeps } from '../deps';
 import { ApiError, conflict } from '../errors';
+import { type Settlement, settle } from '../middleware/settlement';
 
 const KEY = /^[\x21-\x7E]{1,255}$/;
 
@@ -17,14 +18,6 @@ const canonicalJson = (value: unknown): string => {
 /** Same method, path and JSON body (key order aside) is the same request. */
 const fingerprint = (method: string, path: string, body: unknown): string =>
   createHash('sha256').update(`${method} ${path}\n${canonicalJson(body ?? null)}`).digest('hex');
-
-type Settlement = Readonly<{
-  succeed(status: number, body: unknown): Promise<void>;
-  fail(): Promise<void>;
-}>;
-
-/** Hooks the route helper and the error handler call before answering. */
-export const settlementOf = (res: Response): Settlement | undefined => res.locals.idempotency as Settlement | undefined;
 
 /**
  * `Idempotency-Key` per API key: a repeat of a success is answered from the stored response, a
@@ -70,7 +63,7 @@ export const idempotency =
             succeed: (status, body) => deps.idempotency.complete(scope, key, begun.token, { status, body }, now()),
             fail: () => deps.idempotency.release(scope, key, begun.token),
           };
-          res.locals.idempotency = settlement;
+          settle(res, settlement);
           return next();
         }
         default: {

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { quickStart } from '../../infra/quick-start';
+import { quickStart } from '../../service/quick-start';
 import { allProjections } from '../../projections/all';
 import { ORGANISATIONS } from '../../projections/organisations';
 import { ensureBuilt, runNode } from '../support/service-process';
@@ -9,7 +9,7 @@ describe('npm run projections:rebuild', () => {
   beforeAll(ensureBuilt, 120_000);
 
   it('refuses an unknown projection name', () => {
-    const run = runNode('infra/cli/rebuild-projections.js', ['nonsense'], { DATA_DIR: tempDir('rebuild'), LOG_LEVEL: 'silent' });
+    const run = runNode('service/cli/rebuild-projections.js', ['nonsense'], { DATA_DIR: tempDir('rebuild'), LOG_LEVEL: 'silent' });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('unknown projection(s): nonsense');
   });
@@ -53,7 +53,7 @@ describe('npm run projections:rebuild', () => {
     ]);
     await service.close();
 
-    const run = runNode('infra/cli/rebuild-projections.js', [], { DATA_DIR: service.dataDir, LOG_LEVEL: 'silent' });
+    const run = runNode('service/cli/rebuild-projections.js', [], { DATA_DIR: service.dataDir, LOG_LEVEL: 'silent' });
     expect(run.status).toBe(0);
     expect(run.stderr).toMatch(/rebuilding all projections \[#+\] 100% (\d+)\/\1 events/);
     expect(run.stderr).toMatch(new RegExp(`rebuilding all projections: ${events} events in [\\d.]+ s \\(\\d+ events/s\\)`));

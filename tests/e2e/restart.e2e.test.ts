@@ -23,7 +23,7 @@ describe('the real server process', () => {
 
     const second = await startServiceProcess({ DATA_DIR: dataDir });
     try {
-      const rebuild = runNode('infra/cli/rebuild-projections.js', [], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+      const rebuild = runNode('service/cli/rebuild-projections.js', [], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
       expect(rebuild.status).toBe(3);
       expect(rebuild.stderr).toMatch(/the service \(pid \d+\) is running on .*: stop it before rebuilding/);
       const read = await fetch(`${second.url}/admin/v1/organisations/${organisation.id}`, { headers: auth });

@@ -6,7 +6,7 @@ const root = join(__dirname, '..', '..');
 
 /** The compiled service; `npm test` compiles first, a bare `jest` run compiles here. */
 export const ensureBuilt = (): void => {
-  if (!existsSync(join(root, 'dist', 'infra', 'main.js'))) {
+  if (!existsSync(join(root, 'dist', 'service', 'main.js'))) {
     execFileSync(join(root, 'node_modules', '.bin', 'tsc'), [], { cwd: root, stdio: 'inherit' });
   }
 };
@@ -19,10 +19,10 @@ export type ServiceProcess = Readonly<{
   stop(): Promise<number | null>;
 }>;
 
-/** Starts `node dist/infra/main.js` as a real process and waits until it listens. */
+/** Starts `node dist/service/main.js` as a real process and waits until it listens. */
 export const startServiceProcess = (env: Record<string, string>): Promise<ServiceProcess> =>
   new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, [join(root, 'dist', 'infra', 'main.js')], {
+    const child: ChildProcess = spawn(process.execPath, [join(root, 'dist', 'service', 'main.js')], {
       cwd: root,
       env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,7 +7,7 @@ import type { RouteRegistry } from '../../api/route';
 import type { Clock } from '../../infra/clock/clock';
 import { loadConfig } from '../../infra/config';
 import { silentLogger } from '../../infra/logger';
-import { apiDeps, openServices, type Services } from '../../infra/services';
+import { apiDeps, openServices, type Services } from '../../service/services';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 

@@ -10,7 +10,7 @@ import { openSandbox } from '../commands/organisation/open-sandbox';
 import { organisationCommand } from '../commands/organisation/organisation-command';
 import { SCOPES } from '../domain/api-key/scopes';
 import { DEFAULT_SETTINGS } from '../domain/organisation/settings';
-import { newId } from './ids';
+import { newId } from '../infra/ids';
 
 export type QuickStart = Readonly<{ organisationId: string; sandboxId: string; apiKey: string; position: bigint }>;
 

@@ -1,11 +1,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../api/app';
-import { resolveAdminToken } from './admin-token';
+import { resolveAdminToken } from '../infra/admin-token';
 import { type QuickStart, quickStart, quickStartBanner } from './quick-start';
-import type { Config } from './config';
-import type { Logger } from './logger';
-import { holdServiceLock } from './service-lock';
+import type { Config } from '../infra/config';
+import type { Logger } from '../infra/logger';
+import { holdServiceLock } from '../infra/service-lock';
 import { apiDeps, openServices, type Services } from './services';
 
 export type RunningService = Readonly<{

@@ -1,6 +1,6 @@
-import { loadConfig } from '../config';
-import { createLogger } from '../logger';
-import { runningService } from '../service-lock';
+import { loadConfig } from '../../infra/config';
+import { createLogger } from '../../infra/logger';
+import { runningService } from '../../infra/service-lock';
 import { openServices } from '../services';
 import { progressBar } from './progress-bar';
 

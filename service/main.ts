@@ -1,5 +1,5 @@
-import { ConfigError, loadConfig } from './config';
-import { createLogger } from './logger';
+import { ConfigError, loadConfig } from '../infra/config';
+import { createLogger } from '../infra/logger';
 import { startService } from './server';
 
 const main = async (): Promise<void> => {

@@ -2,22 +2,22 @@ import { join } from 'node:path';
 import type { ApiDeps } from '../api/deps';
 import { allProjections } from '../projections/all';
 import { ProjectionRunner } from '../projections/runner';
-import { startDemoAccountingServer } from './accounting/demo-server/start';
-import { httpAccountingSystem } from './accounting/http-client';
-import type { AccountingSystem } from './accounting/port';
-import type { Clock } from './clock/clock';
-import { type Clocks, realClocks } from './clock/clocks';
-import type { Config } from './config';
-import type { EventStore } from './event-store/port';
-import { SqliteEventStore } from './event-store/sqlite';
-import { SqliteIdempotencyStore } from './idempotency/sqlite';
-import type { IdempotencyStore } from './idempotency/port';
-import type { Logger } from './logger';
-import type { RateLimiter } from './rate-limit/port';
-import { SqliteRateLimiter } from './rate-limit/sqlite';
-import type { ReadStore } from './read-store/port';
-import { SqliteReadStore } from './read-store/sqlite';
-import { openDatabase, type SqliteDatabase } from './sqlite/open-database';
+import { startDemoAccountingServer } from '../infra/accounting/demo-server/start';
+import { httpAccountingSystem } from '../infra/accounting/http-client';
+import type { AccountingSystem } from '../infra/accounting/port';
+import type { Clock } from '../infra/clock/clock';
+import { type Clocks, realClocks } from '../infra/clock/clocks';
+import type { Config } from '../infra/config';
+import type { EventStore } from '../infra/event-store/port';
+import { SqliteEventStore } from '../infra/event-store/sqlite';
+import { SqliteIdempotencyStore } from '../infra/idempotency/sqlite';
+import type { IdempotencyStore } from '../infra/idempotency/port';
+import type { Logger } from '../infra/logger';
+import type { RateLimiter } from '../infra/rate-limit/port';
+import { SqliteRateLimiter } from '../infra/rate-limit/sqlite';
+import type { ReadStore } from '../infra/read-store/port';
+import { SqliteReadStore } from '../infra/read-store/sqlite';
+import { openDatabase, type SqliteDatabase } from '../infra/sqlite/open-database';
 
 /** The ports wired for one process: each production URL switches one port, nothing else changes. */
 export type Services = Readonly<{
@@ -42,17 +42,17 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
   const db = openDatabase(databaseFile(config.DATA_DIR));
   // Production drivers load only when their URL is set.
   const store: EventStore = config.EVENTSTORE_URL
-    ? new (await import('./event-store/eventstoredb')).EventStoreDbEventStore(config.EVENTSTORE_URL)
+    ? new (await import('../infra/event-store/eventstoredb')).EventStoreDbEventStore(config.EVENTSTORE_URL)
     : new SqliteEventStore(db);
   const readStore: ReadStore = config.MONGO_URL
-    ? await (await import('./read-store/mongo')).MongoReadStore.connect(config.MONGO_URL, 'billing')
+    ? await (await import('../infra/read-store/mongo')).MongoReadStore.connect(config.MONGO_URL, 'billing')
     : new SqliteReadStore(db);
   const redis = config.REDIS_URL ? new (await import('ioredis')).default(config.REDIS_URL, { maxRetriesPerRequest: 3 }) : null;
   const rateLimiter: RateLimiter = redis
-    ? new (await import('./rate-limit/redis')).RedisRateLimiter(redis)
+    ? new (await import('../infra/rate-limit/redis')).RedisRateLimiter(redis)
     : new SqliteRateLimiter(db);
   const idempotency: IdempotencyStore = redis
-    ? new (await import('./idempotency/redis')).RedisIdempotencyStore(redis)
+    ? new (await import('../infra/idempotency/redis')).RedisIdempotencyStore(redis)
     : new SqliteIdempotencyStore(db);
   // Without ACCOUNTING_URL the demonstration accounting system runs in-process, still over HTTP.
   const demoAccounting = config.ACCOUNTING_URL

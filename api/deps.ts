@@ -1,4 +1,5 @@
 import type { CommandDeps } from '../commands/deps';
+import type { Lookups } from '../commands/lookups';
 import type { AccountingSystem } from '../infra/accounting/port';
 import type { IdempotencyStore } from '../infra/idempotency/port';
 import type { Logger } from '../infra/logger';
@@ -9,6 +10,7 @@ import type { ReadStore } from '../infra/read-store/port';
 export type ApiDeps = CommandDeps &
   Readonly<{
     readStore: ReadStore;
+    lookups: Lookups;
     logger: Logger;
     adminToken: string;
     rateLimiter: RateLimiter;

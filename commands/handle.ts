@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Decider, DomainEvent } from '../domain/shared/decider';
-import { eventCatalogue } from '../domain/event-catalogue';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeEvent } from '../domain/decode-event';
+import { eventCatalogue } from '../domain/event-catalogue';
+import type { Decider, DomainEvent } from '../domain/shared/decider';
 import { type EventMetadata, type EventStore, WrongExpectedRevision } from '../infra/event-store/port';
 
 export type Handled<State, Event> = Readonly<{
@@ -11,13 +12,21 @@ export type Handled<State, Event> = Readonly<{
   position: bigint;
 }>;
 
+export type Loaded<State> = Readonly<{ state: State; revision: number | 'no_stream' }>;
+
+/** What a handler may do between deciding and appending: an outside effect the events depend on, run once per decision. */
+export type BeforeAppend<State, Event> = (events: Event[], state: State) => Promise<void>;
+
 const MAX_ATTEMPTS = 5;
+
+/** A short, jittered pause before retrying a version conflict, so racing writers do not collide again in lockstep. */
+const conflictBackoff = (attempt: number) => sleep(Math.floor(Math.random() * 10 * attempt) + 2);
 
 export const loadState = async <State, Event extends DomainEvent>(
   store: EventStore,
   streamId: string,
   decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
-): Promise<{ state: State; revision: number | 'no_stream' }> => {
+): Promise<Loaded<State>> => {
   const stored = await store.readStream(streamId);
   const state = stored.map(decodeEvent).reduce((s, e) => decider.evolve(s, e as unknown as Event), decider.initialState());
   const last = stored[stored.length - 1];
@@ -31,12 +40,14 @@ export const handle = async <State, Command, Event extends DomainEvent>(
   decider: Decider<State, Command, Event>,
   command: Command,
   metadata: EventMetadata,
+  beforeAppend?: BeforeAppend<State, Event>,
 ): Promise<Handled<State, Event>> => {
   for (let attempt = 1; ; attempt++) {
     const { state, revision } = await loadState(store, streamId, decider);
     const events = decider.decide(command, state);
     const next = events.reduce(decider.evolve, state);
     if (events.length === 0) return { state: next, events, position: 0n };
+    await beforeAppend?.(events, state);
     try {
       const result = await store.append(
         streamId,
@@ -52,6 +63,7 @@ export const handle = async <State, Command, Event extends DomainEvent>(
       return { state: next, events, position: result.position };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw error;
+      await conflictBackoff(attempt);
     }
   }
 };

@@ -9,11 +9,10 @@ export type Caller = Readonly<{
   causationId?: string | null;
 }>;
 
-export const eventMetadata = (
-  caller: Caller,
-  organisation: { id: string; livemode: boolean },
-  clocks: Clocks,
-): EventMetadata => ({
+/** The organisation a command acts for: its events carry its id and mode. */
+export type OrganisationRef = Readonly<{ id: string; livemode: boolean }>;
+
+export const eventMetadata = (caller: Caller, organisation: OrganisationRef, clocks: Clocks): EventMetadata => ({
   organisationId: organisation.id,
   livemode: organisation.livemode,
   businessTime: clocks.forOrganisation(organisation.id).now().toISOString(),

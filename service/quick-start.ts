@@ -7,7 +7,7 @@ import { importCustomer, type ImportDeps } from '../commands/customer/import-cus
 import type { Caller } from '../commands/metadata';
 import { createOrganisation } from '../commands/organisation/create-organisation';
 import { openSandbox } from '../commands/organisation/open-sandbox';
-import { organisationCommand } from '../commands/organisation/organisation-command';
+import { organisationCommand } from '../commands/aggregates';
 import { SCOPES } from '../domain/api-key/scopes';
 import { DEFAULT_SETTINGS } from '../domain/organisation/settings';
 import { newId } from '../infra/ids';
@@ -89,7 +89,7 @@ export const quickStart = async (deps: ImportDeps): Promise<QuickStart | null> =
     allowsPriceOverride: true,
     status: 'active',
   });
-  await importCustomer(deps, caller, sandbox, { code: 'ACME', name: 'Acme Ltd', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@acme.example' });
+  await importCustomer(deps, caller, sandbox, { code: 'ACME', name: 'Acme Ltd', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@acme.example' }, { requester: 'operator' });
   const { key, position } = await createApiKey(deps, caller, sandbox, { name: 'Quick start', scopes: [...SCOPES], expiresAt: null });
   return { organisationId, sandboxId: sandbox.id, apiKey: key, position };
 };

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { ApiDeps } from '../api/deps';
+import type { Lookups } from '../commands/lookups';
 import { allProjections } from '../projections/all';
+import { readModelLookups } from '../projections/lookups';
 import { ProjectionRunner } from '../projections/runner';
 import { startDemoAccountingServer } from '../infra/accounting/demo-server/start';
 import { httpAccountingSystem } from '../infra/accounting/http-client';
@@ -26,6 +28,7 @@ export type Services = Readonly<{
   db: SqliteDatabase;
   store: EventStore;
   readStore: ReadStore;
+  lookups: Lookups;
   clocks: Clocks;
   projections: ProjectionRunner;
   rateLimiter: RateLimiter;
@@ -77,6 +80,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     db,
     store,
     readStore,
+    lookups: readModelLookups(readStore),
     clocks: realClocks(wallClock),
     projections,
     rateLimiter,
@@ -101,6 +105,7 @@ export const apiDeps = (services: Services, adminToken: string): ApiDeps => ({
   store: services.store,
   clocks: services.clocks,
   readStore: services.readStore,
+  lookups: services.lookups,
   logger: services.logger,
   adminToken,
   rateLimiter: services.rateLimiter,

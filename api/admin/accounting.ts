@@ -1,10 +1,8 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { connectAccounting } from '../../commands/accounting/connect-accounting';
-import { loadState } from '../../commands/handle';
-import { organisationCommand } from '../../commands/organisation/organisation-command';
-import { organisationDecider } from '../../domain/organisation/decider';
-import { organisationStream } from '../../domain/organisation/events';
+import { organisationCommand } from '../../commands/aggregates';
+import type { OrganisationState } from '../../domain/organisation/decider';
 import type { ApiDeps } from '../deps';
 import { readAfterWrite } from '../read-after-write';
 import { type RouteRegistry, route } from '../route';
@@ -23,8 +21,8 @@ const connectionObject = z
   })
   .meta({ id: 'AccountingConnection' });
 
-const connectionView = async (deps: ApiDeps, organisationId: string) => {
-  const { state } = await loadState(deps.store, organisationStream(organisationId), organisationDecider);
+/** The connection as the command that changed it left the organisation. */
+const connectionView = (organisationId: string, state: OrganisationState) => {
   const accounting = state.status === 'open' ? state.accounting : null;
   return {
     object: 'accounting_connection' as const,
@@ -47,8 +45,8 @@ export const accountingRoutes = (router: Router, registry: RouteRegistry, deps: 
     { ...base, method: 'post', path: '/admin/v1/organisations/{org}/accounting/connect', operationId: 'connectAccounting', summary: 'Connect a demonstration organisation of the accounting system', body: empty },
     async ({ req, params }) => {
       const organisation = await findOrganisation(deps, params.org!);
-      const { position } = await connectAccounting(deps, adminCaller(req), organisation);
-      return { body: await readAfterWrite(deps, position, () => connectionView(deps, organisation.id)) };
+      const { state, position } = await connectAccounting(deps, adminCaller(req), organisation);
+      return { body: await readAfterWrite(deps, position, () => Promise.resolve(connectionView(organisation.id, state))) };
     },
   );
 
@@ -58,8 +56,8 @@ export const accountingRoutes = (router: Router, registry: RouteRegistry, deps: 
     { ...base, method: 'post', path: '/admin/v1/organisations/{org}/accounting/disconnect', operationId: 'disconnectAccounting', summary: 'Disconnect the accounting system', body: empty },
     async ({ req, params }) => {
       const organisation = await findOrganisation(deps, params.org!);
-      const { position } = await organisationCommand(deps, adminCaller(req), organisation, { type: 'DisconnectAccounting' });
-      return { body: await readAfterWrite(deps, position, () => connectionView(deps, organisation.id)) };
+      const { state, position } = await organisationCommand(deps, adminCaller(req), organisation, { type: 'DisconnectAccounting' });
+      return { body: await readAfterWrite(deps, position, () => Promise.resolve(connectionView(organisation.id, state))) };
     },
   );
 
@@ -76,12 +74,12 @@ export const accountingRoutes = (router: Router, registry: RouteRegistry, deps: 
     },
     async ({ req, body, params }) => {
       const organisation = await findOrganisation(deps, params.org!);
-      const { position } = await organisationCommand(deps, adminCaller(req), organisation, {
+      const { state, position } = await organisationCommand(deps, adminCaller(req), organisation, {
         type: 'MapAccounts',
         revenue: body.revenue,
         usageRevenue: body.usage_revenue,
       });
-      return { body: await readAfterWrite(deps, position, () => connectionView(deps, organisation.id)) };
+      return { body: await readAfterWrite(deps, position, () => Promise.resolve(connectionView(organisation.id, state))) };
     },
   );
 };

@@ -3,7 +3,6 @@ import { importCustomer } from '../../commands/customer/import-customer';
 import { updateCustomer } from '../../commands/customer/update-customer';
 import { CUSTOMERS, type CustomerDoc } from '../../projections/customers';
 import type { ApiDeps } from '../deps';
-import { conflict } from '../errors';
 import { findOwned } from '../find-owned';
 import { publicView } from '../paging';
 import { readAfterWrite } from '../read-after-write';
@@ -22,14 +21,13 @@ export const adminCustomerRoutes = (router: Router, registry: RouteRegistry, dep
     { ...base, method: 'post', path: '/admin/v1/organisations/{org}/customers', operationId: 'importCustomer', summary: 'Import a customer (creates the accounting contact if none has that number)', body: createCustomerBody, status: 201 },
     async ({ req, body, params }) => {
       const organisation = await findOrganisation(deps, params.org!);
-      const { customerId, created, position } = await importCustomer(deps, adminCaller(req), organisation, {
+      const { customerId, position } = await importCustomer(deps, adminCaller(req), organisation, {
         code: body.code,
         name: body.name,
         firstName: body.first_name ?? null,
         lastName: body.last_name ?? null,
         email: body.email ?? null,
-      });
-      if (!created) throw conflict('customer_exists', `A customer with code ${body.code} exists: ${customerId}.`, 'code');
+      }, { requester: 'operator' });
       return { body: publicView(await readAfterWrite(deps, position, () => read(organisation.id, customerId))) };
     },
   );

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { changeOrganisationSettings } from '../../commands/organisation/change-organisation-settings';
 import { createOrganisation } from '../../commands/organisation/create-organisation';
 import { openSandbox } from '../../commands/organisation/open-sandbox';
-import { organisationCommand } from '../../commands/organisation/organisation-command';
+import { organisationCommand } from '../../commands/aggregates';
 import { DEFAULT_SETTINGS, type OrganisationSettings } from '../../domain/organisation/settings';
 import { newId } from '../../infra/ids';
 import { ORGANISATIONS, type OrganisationDoc } from '../../projections/organisations';

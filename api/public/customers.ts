@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { importCustomer } from '../../commands/customer/import-customer';
 import { CUSTOMERS, type CustomerDoc } from '../../projections/customers';
 import type { ApiDeps } from '../deps';
-import { permissionError } from '../errors';
 import { findOwned } from '../find-owned';
 import { csvEnum, listOf, listPage, listQuery, publicView } from '../paging';
 import { readAfterWrite } from '../read-after-write';
@@ -59,16 +58,13 @@ export const customerRoutes = (router: Router, registry: RouteRegistry, deps: Ap
     },
     async ({ req, body }) => {
       const organisation = req.auth!.organisation;
-      if (!organisation.can_create_accounting_contacts) {
-        throw permissionError('accounting_contact_creation_disabled', 'The organisation has not allowed the API to create customers.');
-      }
       const { customerId, created, position } = await importCustomer(deps, apiCaller(req), organisation, {
         code: body.code,
         name: body.name,
         firstName: body.first_name ?? null,
         lastName: body.last_name ?? null,
         email: body.email ?? null,
-      });
+      }, { requester: 'api' });
       const customer = await readAfterWrite(deps, position, () => findOwned<CustomerDoc>(deps, CUSTOMERS, organisation.id, customerId, 'customer_not_found'));
       return { status: created ? 201 : 200, body: publicView(customer) };
     },

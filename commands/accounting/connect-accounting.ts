@@ -1,10 +1,7 @@
-import { organisationDecider } from '../../domain/organisation/decider';
-import { organisationStream } from '../../domain/organisation/events';
 import type { AccountingSystem } from '../../infra/accounting/port';
+import { organisationCommand, organisationHandler } from '../aggregates';
 import type { CommandDeps } from '../deps';
-import { loadState } from '../handle';
 import type { Caller } from '../metadata';
-import { organisationCommand } from '../organisation/organisation-command';
 
 /**
  * Connects a demonstration organisation of the accounting system. The connection request carries a
@@ -16,8 +13,8 @@ export const connectAccounting = async (
   caller: Caller,
   organisation: { id: string; livemode: boolean; name: string },
 ) => {
-  const { state, revision } = await loadState(deps.store, organisationStream(organisation.id), organisationDecider);
-  if (state.status === 'open' && state.accounting) return { position: 0n };
+  const { state, revision } = await organisationHandler.load(deps.store, organisation.id);
+  if (state.status === 'open' && state.accounting) return { state, position: 0n };
   const connection = await deps.accounting.connect(
     `${organisation.name}${organisation.livemode ? '' : ' (sandbox)'}`,
     `connect-${organisation.id}-${String(revision)}`,

@@ -1,39 +1,30 @@
-import { apiKeyDecider } from '../../domain/api-key/decider';
-import { apiKeyStream } from '../../domain/api-key/events';
 import type { Scope } from '../../domain/api-key/scopes';
 import { newApiKeySecret } from '../../infra/api-key-secret';
 import { newId } from '../../infra/ids';
+import { apiKeyHandler } from '../aggregates';
 import type { CommandDeps } from '../deps';
-import { handle } from '../handle';
-import { type Caller, eventMetadata } from '../metadata';
+import type { Caller, OrganisationRef } from '../metadata';
 
 /** Creates a key and returns its secret, which exists only in this answer. */
 export const createApiKey = async (
   deps: CommandDeps,
   caller: Caller,
-  organisation: { id: string; livemode: boolean },
+  organisation: OrganisationRef,
   input: { name: string; scopes: Scope[]; expiresAt: string | null },
 ) => {
   const apiKeyId = newId('apiKey');
   const { key, secretHash, last4 } = newApiKeySecret(organisation.livemode);
-  const metadata = eventMetadata(caller, organisation, deps.clocks);
-  const { position } = await handle(
-    deps.store,
-    apiKeyStream(apiKeyId),
-    apiKeyDecider,
-    {
-      type: 'CreateApiKey',
-      now: metadata.businessTime,
-      apiKeyId,
-      organisationId: organisation.id,
-      livemode: organisation.livemode,
-      name: input.name,
-      scopes: input.scopes,
-      expiresAt: input.expiresAt,
-      secretHash,
-      last4,
-    },
-    metadata,
-  );
+  const { position } = await apiKeyHandler(deps, caller, organisation, apiKeyId, {
+    type: 'CreateApiKey',
+    now: deps.clocks.forOrganisation(organisation.id).now().toISOString(),
+    apiKeyId,
+    organisationId: organisation.id,
+    livemode: organisation.livemode,
+    name: input.name,
+    scopes: input.scopes,
+    expiresAt: input.expiresAt,
+    secretHash,
+    last4,
+  });
   return { apiKeyId, key, position };
 };

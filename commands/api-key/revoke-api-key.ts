@@ -1,19 +1,6 @@
-import { apiKeyDecider } from '../../domain/api-key/decider';
-import { apiKeyStream } from '../../domain/api-key/events';
+import { apiKeyHandler } from '../aggregates';
 import type { CommandDeps } from '../deps';
-import { handle } from '../handle';
-import { type Caller, eventMetadata } from '../metadata';
+import type { Caller, OrganisationRef } from '../metadata';
 
-export const revokeApiKey = (
-  deps: CommandDeps,
-  caller: Caller,
-  organisation: { id: string; livemode: boolean },
-  apiKeyId: string,
-) =>
-  handle(
-    deps.store,
-    apiKeyStream(apiKeyId),
-    apiKeyDecider,
-    { type: 'RevokeApiKey', organisationId: organisation.id },
-    eventMetadata(caller, organisation, deps.clocks),
-  );
+export const revokeApiKey = (deps: CommandDeps, caller: Caller, organisation: OrganisationRef, apiKeyId: string) =>
+  apiKeyHandler(deps, caller, organisation, apiKeyId, { type: 'RevokeApiKey', organisationId: organisation.id });

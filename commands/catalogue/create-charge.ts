@@ -1,23 +1,16 @@
-import { chargeDecider } from '../../domain/charge/decider';
-import { type ChargeDefinition, chargeStream } from '../../domain/charge/events';
+import type { ChargeDefinition } from '../../domain/charge/events';
 import { derivedId } from '../../infra/ids';
+import { chargeHandler } from '../aggregates';
 import type { CommandDeps } from '../deps';
-import { handle } from '../handle';
-import { type Caller, eventMetadata } from '../metadata';
+import type { Caller, OrganisationRef } from '../metadata';
 
 export const createCharge = async (
   deps: CommandDeps,
   caller: Caller,
-  organisation: { id: string; livemode: boolean },
+  organisation: OrganisationRef,
   input: Omit<ChargeDefinition, 'chargeId' | 'organisationId'>,
 ) => {
   const chargeId = derivedId('charge', organisation.id, input.code);
-  const result = await handle(
-    deps.store,
-    chargeStream(chargeId),
-    chargeDecider,
-    { type: 'CreateCharge', ...input, chargeId, organisationId: organisation.id },
-    eventMetadata(caller, organisation, deps.clocks),
-  );
-  return { chargeId, position: result.position };
+  const { position } = await chargeHandler(deps, caller, organisation, chargeId, { type: 'CreateCharge', ...input, chargeId, organisationId: organisation.id });
+  return { chargeId, position };
 };

@@ -1,13 +1,9 @@
 import type { PlanDefinition, PlanMeter } from '../../domain/catalogue/types';
-import { meterDecider } from '../../domain/meter/decider';
-import { meterStream } from '../../domain/meter/events';
-import { planDecider } from '../../domain/plan/decider';
-import { planStream } from '../../domain/plan/events';
 import { DomainError } from '../../domain/shared/domain-error';
 import { derivedId } from '../../infra/ids';
 import type { CommandDeps } from '../deps';
-import { handle, loadState } from '../handle';
-import { type Caller, eventMetadata } from '../metadata';
+import { meterHandler, planHandler } from '../aggregates';
+import type { Caller, OrganisationRef } from '../metadata';
 import { meterIdFor } from './define-meter';
 
 export type PlanInput = Omit<PlanDefinition, 'planId' | 'organisationId' | 'meters'> & {
@@ -17,23 +13,20 @@ export type PlanInput = Omit<PlanDefinition, 'planId' | 'organisationId' | 'mete
 export const planIdFor = (organisationId: string, code: string): string => derivedId('plan', organisationId, code);
 
 /** Resolves each meter by code (its name and labels are copied onto the plan), then creates the plan. */
-export const createPlan = async (deps: CommandDeps, caller: Caller, organisation: { id: string; livemode: boolean }, input: PlanInput) => {
+export const createPlan = async (deps: CommandDeps, caller: Caller, organisation: OrganisationRef, input: PlanInput) => {
   const meters: PlanMeter[] = [];
   for (const [i, meter] of input.meters.entries()) {
     const meterId = meterIdFor(organisation.id, meter.meterCode);
-    const { state } = await loadState(deps.store, meterStream(meterId), meterDecider);
+    const { state } = await meterHandler.load(deps.store, meterId);
     if (state.status !== 'defined') {
       throw new DomainError('invalid', 'invalid_parameter', `No meter with code ${meter.meterCode}.`, `meters.${i}.meter_code`);
     }
     meters.push({ ...meter, meterId, name: state.name, unitLabels: state.unitLabels });
   }
   const planId = planIdFor(organisation.id, input.code);
-  const result = await handle(
-    deps.store,
-    planStream(planId),
-    planDecider,
-    { type: 'CreatePlan', plan: { ...input, planId, organisationId: organisation.id, meters } },
-    eventMetadata(caller, organisation, deps.clocks),
-  );
-  return { planId, position: result.position };
+  const { position } = await planHandler(deps, caller, organisation, planId, {
+    type: 'CreatePlan',
+    plan: { ...input, planId, organisationId: organisation.id, meters },
+  });
+  return { planId, position };
 };

@@ -1,21 +1,12 @@
 import type { CatalogueStatus } from '../../domain/catalogue/types';
-import { planDecider } from '../../domain/plan/decider';
-import { planStream } from '../../domain/plan/events';
+import { planHandler } from '../aggregates';
 import type { CommandDeps } from '../deps';
-import { handle } from '../handle';
-import { type Caller, eventMetadata } from '../metadata';
+import type { Caller, OrganisationRef } from '../metadata';
 
 export const updatePlan = (
   deps: CommandDeps,
   caller: Caller,
-  organisation: { id: string; livemode: boolean },
+  organisation: OrganisationRef,
   planId: string,
   changes: { status?: CatalogueStatus; name?: string },
-) =>
-  handle(
-    deps.store,
-    planStream(planId),
-    planDecider,
-    { type: 'UpdatePlan', organisationId: organisation.id, changes },
-    eventMetadata(caller, organisation, deps.clocks),
-  );
+) => planHandler(deps, caller, organisation, planId, { type: 'UpdatePlan', organisationId: organisation.id, changes });

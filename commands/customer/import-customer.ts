@@ -1,111 +1,90 @@
-import { customerDecider } from '../../domain/customer/decider';
-import { type CustomerImported, customerStream } from '../../domain/customer/events';
-import { organisationDecider } from '../../domain/organisation/decider';
-import { organisationStream } from '../../domain/organisation/events';
+import {
+  accountingError,
+  checkAdoption,
+  checkExisting,
+  checkImport,
+  checkRequester,
+  type ContactFound,
+  contactRefusal,
+  CUSTOMER_BODY_PARAMS,
+  type CustomerParams,
+  type CustomerRequest,
+  importedCustomer,
+  type ImportRequester,
+} from '../../domain/customer/import';
+import { requireOpen } from '../../domain/organisation/rules';
 import { DomainError } from '../../domain/shared/domain-error';
-import { AccountingRefused, type AccountingSystem, type Contact } from '../../infra/accounting/port';
+import { AccountingRefused, type AccountingSystem } from '../../infra/accounting/port';
 import { derivedId } from '../../infra/ids';
-import type { ReadStore } from '../../infra/read-store/port';
-import { CUSTOMERS } from '../../projections/customers';
+import { customerHandler, organisationHandler } from '../aggregates';
 import type { CommandDeps } from '../deps';
-import { handle, loadState } from '../handle';
-import { type Caller, eventMetadata } from '../metadata';
+import type { Lookups } from '../lookups';
+import type { Caller, OrganisationRef } from '../metadata';
 
-export type CustomerInput = Readonly<{
-  code: string;
-  name: string;
-  firstName: string | null;
-  lastName: string | null;
-  email: string | null;
-}>;
+export type CustomerInput = CustomerRequest;
 
-export type ImportDeps = CommandDeps & Readonly<{ accounting: AccountingSystem; readStore: ReadStore }>;
+export type ImportDeps = CommandDeps & Readonly<{ accounting: AccountingSystem; lookups: Lookups }>;
 
 /** A customer's id derives from its organisation and code: one customer per code, whoever asks twice. */
 export const customerIdFor = (organisationId: string, code: string): string => derivedId('customer', organisationId, code);
 
-const accountingError = (message: string) => new DomainError('accounting', 'accounting_error', message);
+/** Asks the accounting system, turning its answers into the API's refusals. */
+const askLedger = async <T>(call: () => Promise<T>, code: string, params: CustomerParams): Promise<T> => {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    if (error instanceof AccountingRefused) throw contactRefusal(error.code, error.message, code, params);
+    throw accountingError(String((error as Error).message));
+  }
+};
 
 /**
  * The API document's three steps, each safe to repeat: an existing customer with the code is
  * returned; else a contact with that contact number is adopted; else the contact is created
- * (idempotently, keyed by the customer's id) and adopted.
+ * (idempotently, keyed by the customer's id) and adopted. The rules live in `domain/customer/import.ts`.
  */
 export const importCustomer = async (
   deps: ImportDeps,
   caller: Caller,
-  organisation: { id: string; livemode: boolean },
+  organisation: OrganisationRef,
   input: CustomerInput,
+  options: Readonly<{ requester: ImportRequester; params?: CustomerParams }>,
 ): Promise<{ customerId: string; created: boolean; position: bigint }> => {
+  const params = options.params ?? CUSTOMER_BODY_PARAMS;
+  const org = requireOpen((await organisationHandler.load(deps.store, organisation.id)).state);
+  checkRequester(org, options.requester);
   const customerId = customerIdFor(organisation.id, input.code);
-  const existing = await loadState(deps.store, customerStream(customerId), customerDecider);
-  if (existing.state.status !== 'none') return { customerId, created: false, position: 0n };
-
-  const { state } = await loadState(deps.store, organisationStream(organisation.id), organisationDecider);
-  if (state.status !== 'open') throw new DomainError('not_found', 'organisation_not_found', 'No such organisation.');
-  if (!state.accounting) {
-    throw new DomainError('conflict', 'accounting_not_connected', 'The organisation is not connected to the accounting system.');
+  const existing = await customerHandler.load(deps.store, customerId);
+  if (existing.state.status !== 'none') {
+    checkExisting(options.requester, input.code, customerId);
+    return { customerId, created: false, position: 0n };
   }
-  const limit = state.planLimits.customers;
-  // A sandbox is never counted against the plan's limits.
-  if (organisation.livemode && limit !== null) {
-    const count = await deps.readStore.count(CUSTOMERS, [{ field: '_organisation', eq: organisation.id }]);
-    if (count >= limit) {
-      throw new DomainError('permission', 'plan_limit_reached', `The organisation's plan allows ${limit} customers.`);
-    }
-  }
+  const accounting = checkImport(org, await deps.lookups.customerCount(organisation.id));
 
-  const ledger = deps.accounting.tenant(state.accounting.tenantId);
-  let contact: Contact | null;
-  let source: CustomerImported['data']['source'] = 'adopted_contact';
-  try {
-    contact = await ledger.findContactByNumber(input.code);
-    if (contact?.archived) {
-      throw new DomainError('conflict', 'accounting_contact_archived', `The contact with code ${input.code} is archived.`, 'code');
-    }
-    if (contact) {
-      const owner = await deps.readStore.findAll(CUSTOMERS, [
-        { field: '_organisation', eq: organisation.id },
-        { field: 'accounting_contact_id', eq: contact.id },
-      ]);
-      if (owner.length > 0) {
-        throw new DomainError('conflict', 'customer_not_importable', `The contact with code ${input.code} belongs to another customer.`, 'code');
-      }
-    } else {
-      source = 'created_contact';
-      contact = await ledger.createContact(
-        { name: input.name, contactNumber: input.code, email: input.email, firstName: input.firstName, lastName: input.lastName },
-        `contact-${customerId}`,
-      );
-    }
-  } catch (error) {
-    if (!(error instanceof AccountingRefused)) throw error instanceof DomainError ? error : accountingError(String((error as Error).message));
-    if (error.code === 'contact_name_taken') {
-      throw new DomainError('conflict', 'accounting_contact_name_taken', error.message, 'name');
-    }
-    if (error.code === 'contact_number_taken') {
-      throw new DomainError('conflict', 'customer_not_created', `A contact with code ${input.code} appeared meanwhile; try again.`, 'code');
-    }
-    throw accountingError(error.message);
+  const ledger = deps.accounting.tenant(accounting.tenantId);
+  let contact: ContactFound | null = await askLedger(() => ledger.findContactByNumber(input.code), input.code, params);
+  let source: 'adopted_contact' | 'created_contact' = 'adopted_contact';
+  if (contact) {
+    checkAdoption(contact, await deps.lookups.customerWithContact(organisation.id, contact.id), input.code, params);
+  } else {
+    source = 'created_contact';
+    contact = await askLedger(
+      () =>
+        ledger.createContact(
+          { name: input.name, contactNumber: input.code, email: input.email, firstName: input.firstName, lastName: input.lastName },
+          `contact-${customerId}`,
+        ),
+      input.code,
+      params,
+    );
   }
 
-  const result = await handle(
-    deps.store,
-    customerStream(customerId),
-    customerDecider,
-    {
-      type: 'ImportCustomer',
-      customerId,
-      organisationId: organisation.id,
-      code: input.code,
-      name: input.name,
-      firstName: input.firstName,
-      lastName: input.lastName,
-      email: input.email,
-      accountingContactId: contact.id,
-      source,
-    },
-    eventMetadata(caller, organisation, deps.clocks),
-  );
+  const result = await customerHandler(deps, caller, organisation, customerId, {
+    type: 'ImportCustomer',
+    ...importedCustomer({ customerId, organisationId: organisation.id }, input, contact, source),
+  });
+  // Another request imported the same code meanwhile.
+  if (result.events.length === 0) checkExisting(options.requester, input.code, customerId);
   return { customerId, created: result.events.length > 0, position: result.position };
 };

@@ -1,12 +1,8 @@
-import { customerDecider } from '../../domain/customer/decider';
-import { customerStream } from '../../domain/customer/events';
-import { invoiceDecider } from '../../domain/invoice/decider';
-import { invoiceStream } from '../../domain/invoice/events';
 import type { OpenOrganisation } from '../../domain/organisation/decider';
 import { AccountingRefused, type AccountingSystem, AccountingUnavailable } from '../../infra/accounting/port';
 import type { CommandDeps } from '../deps';
-import { handle, loadState } from '../handle';
-import { type Caller, eventMetadata } from '../metadata';
+import { customerHandler, invoiceHandler } from '../aggregates';
+import type { Caller } from '../metadata';
 
 /**
  * Sends a raised invoice to the accounting system, keyed by the invoice's own id so a retry never
@@ -19,16 +15,16 @@ export const pushInvoice = async (
   organisation: OpenOrganisation,
   invoiceId: string,
 ) => {
-  const stream = invoiceStream(invoiceId);
-  const { state } = await loadState(deps.store, stream, invoiceDecider);
+  const { state } = await invoiceHandler.load(deps.store, invoiceId);
   if (state.status !== 'raised' || state.sync === 'synced') return { position: 0n };
-  const metadata = eventMetadata(caller, { id: organisation.organisationId, livemode: organisation.livemode }, deps.clocks);
-  const fail = (error: string) => handle(deps.store, stream, invoiceDecider, { type: 'RecordInvoiceSyncFailed', invoiceId, error }, metadata);
+  const organisationRef = { id: organisation.organisationId, livemode: organisation.livemode };
+  const record = (command: Parameters<typeof invoiceHandler>[4]) => invoiceHandler(deps, caller, organisationRef, invoiceId, command);
+  const fail = (error: string) => record({ type: 'RecordInvoiceSyncFailed', invoiceId, error });
 
   const accounting = organisation.accounting;
   if (!accounting) return fail('No accounting system is connected to this organisation.');
   const invoice = state.invoice;
-  const customer = await loadState(deps.store, customerStream(invoice.customerId), customerDecider);
+  const customer = await customerHandler.load(deps.store, invoice.customerId);
   if (customer.state.status === 'none' || !customer.state.accountingContactId) {
     return fail('The customer has no contact in the accounting system.');
   }
@@ -50,23 +46,17 @@ export const pushInvoice = async (
       },
       invoiceId,
     );
-    return handle(
-      deps.store,
-      stream,
-      invoiceDecider,
-      {
-        type: 'RecordInvoiceSynced',
-        invoiceId,
-        accountingInvoiceId: pushed.id,
-        number: pushed.number,
-        status: pushed.status,
-        total: pushed.total,
-        amountPaid: pushed.amountPaid,
-        creditNoteAmount: pushed.amountCredited,
-        sent: pushed.sentToContact,
-      },
-      metadata,
-    );
+    return record({
+      type: 'RecordInvoiceSynced',
+      invoiceId,
+      accountingInvoiceId: pushed.id,
+      number: pushed.number,
+      status: pushed.status,
+      total: pushed.total,
+      amountPaid: pushed.amountPaid,
+      creditNoteAmount: pushed.amountCredited,
+      sent: pushed.sentToContact,
+    });
   } catch (error) {
     if (error instanceof AccountingRefused || error instanceof AccountingUnavailable) return fail(error.message);
     throw error;

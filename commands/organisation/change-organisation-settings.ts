@@ -1,7 +1,7 @@
 import type { OrganisationSettings } from '../../domain/organisation/settings';
 import type { CommandDeps } from '../deps';
 import type { Caller } from '../metadata';
-import { organisationCommand } from './organisation-command';
+import { organisationCommand } from '../aggregates';
 
 export const changeOrganisationSettings = (
   deps: CommandDeps,

@@ -1,12 +1,11 @@
-import { organisationDecider, withNeeds } from '../../domain/organisation/decider';
+import { withNeeds } from '../../domain/organisation/decider';
 import { organisationStream, type SandboxCopy } from '../../domain/organisation/events';
 import { DEFAULT_SETTINGS, type OrganisationSettings } from '../../domain/organisation/settings';
 import { derivedId } from '../../infra/ids';
+import { organisationCommand, organisationHandler } from '../aggregates';
 import type { CommandDeps } from '../deps';
-import { loadState } from '../handle';
 import type { Caller } from '../metadata';
 import { createOrganisation } from './create-organisation';
-import { organisationCommand } from './organisation-command';
 
 /**
  * Opens the one sandbox of a live organisation: first recorded on the live organisation's stream
@@ -20,7 +19,7 @@ export const openSandbox = async (
   copy: SandboxCopy,
 ) => {
   const sandboxId = derivedId('organisation', live.id, 'sandbox');
-  const { state } = await loadState(deps.store, organisationStream(live.id), organisationDecider);
+  const { state } = await organisationHandler.load(deps.store, live.id);
   const halfOpened =
     state.status === 'open' &&
     state.sandboxId !== null &&

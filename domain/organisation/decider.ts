@@ -1,6 +1,7 @@
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
 import type { AccountingConnected, OrganisationEvent, PlanLimits, SandboxCopy } from './events';
+import { requireAccountingConnected, requireOpen } from './rules';
 import type { OrganisationSettings } from './settings';
 
 export type AccountingConnection = Readonly<{
@@ -52,11 +53,6 @@ export const withNeeds = (copy: SandboxCopy): SandboxCopy => {
   return { settings: copy.settings || catalogue, catalogue, customers, subscriptions: copy.subscriptions };
 };
 
-const open = (state: OrganisationState): OpenOrganisation => {
-  if (state.status !== 'open') throw new DomainError('not_found', 'organisation_not_found', 'No such organisation.', 'org');
-  return state;
-};
-
 const evolve = (state: OrganisationState, event: OrganisationEvent): OrganisationState => {
   if (event.type === 'OrganisationCreated') {
     return { status: 'open', ...event.data, sandboxId: null, accounting: null, planLimits: { customers: null, subscriptions: null } };
@@ -100,7 +96,7 @@ const decide = (command: OrganisationCommand, state: OrganisationState): Organis
       return [{ type: 'OrganisationCreated', data }];
     }
     case 'ChangeOrganisationSettings': {
-      const organisation = open(state);
+      const organisation = requireOpen(state);
       refuseSetupModeInSandbox(organisation.livemode, command.changes.setupMode);
       const changes = Object.fromEntries(
         Object.entries(command.changes).filter(
@@ -111,7 +107,7 @@ const decide = (command: OrganisationCommand, state: OrganisationState): Organis
       return [{ type: 'OrganisationSettingsChanged', data: { organisationId: organisation.organisationId, changes } }];
     }
     case 'OpenSandbox': {
-      const organisation = open(state);
+      const organisation = requireOpen(state);
       if (!organisation.livemode) {
         throw new DomainError('invalid', 'invalid_parameter', 'A sandbox cannot have a sandbox of its own.', 'org');
       }
@@ -126,18 +122,18 @@ const decide = (command: OrganisationCommand, state: OrganisationState): Organis
       ];
     }
     case 'ResetSandbox': {
-      const organisation = open(state);
+      const organisation = requireOpen(state);
       if (organisation.livemode) throw new DomainError('invalid', 'invalid_parameter', 'Only a sandbox can be reset.', 'org');
       return [{ type: 'SandboxResetRequested', data: { organisationId: organisation.organisationId, copy: withNeeds(command.copy) } }];
     }
     case 'ConnectAccounting': {
-      const organisation = open(state);
+      const organisation = requireOpen(state);
       if (organisation.accounting) return [];
       const { type: _type, ...data } = command;
       return [{ type: 'AccountingConnected', data: { organisationId: organisation.organisationId, ...data } }];
     }
     case 'DisconnectAccounting': {
-      const organisation = open(state);
+      const organisation = requireOpen(state);
       if (!organisation.livemode) {
         throw new DomainError('conflict', 'invalid_state', 'A sandbox keeps its accounting connection; reset the sandbox instead.');
       }
@@ -145,11 +141,9 @@ const decide = (command: OrganisationCommand, state: OrganisationState): Organis
       return [{ type: 'AccountingDisconnected', data: { organisationId: organisation.organisationId, tenantId: organisation.accounting.tenantId } }];
     }
     case 'MapAccounts': {
-      const organisation = open(state);
-      if (!organisation.accounting) {
-        throw new DomainError('conflict', 'accounting_not_connected', 'Connect the accounting system before mapping accounts.');
-      }
-      const revenueCodes = new Set(organisation.accounting.accounts.filter((a) => a.type === 'revenue').map((a) => a.code));
+      const organisation = requireOpen(state);
+      const accounting = requireAccountingConnected(organisation, 'Connect the accounting system before mapping accounts.');
+      const revenueCodes = new Set(accounting.accounts.filter((a) => a.type === 'revenue').map((a) => a.code));
       if (!revenueCodes.has(command.revenue)) {
         throw new DomainError('invalid', 'invalid_parameter', `${command.revenue} is not a revenue account.`, 'revenue');
       }
@@ -159,7 +153,7 @@ const decide = (command: OrganisationCommand, state: OrganisationState): Organis
       return [{ type: 'AccountsMapped', data: { organisationId: organisation.organisationId, revenue: command.revenue, usageRevenue: command.usageRevenue } }];
     }
     case 'SetPlanLimits': {
-      const organisation = open(state);
+      const organisation = requireOpen(state);
       return [{ type: 'PlanLimitsSet', data: { organisationId: organisation.organisationId, ...command.limits } }];
     }
     default: {

@@ -1,22 +1,40 @@
 import type { ChargeDefinition } from '../charge/events';
 import type { PlanDefinition } from '../catalogue/types';
 import { planHasUnits } from '../catalogue/types';
+import type { OpenOrganisation } from '../organisation/decider';
+import {
+  inSetupMode,
+  requireAccountingConnected,
+  requireAccountsMapped,
+  requireContactCreationAllowed,
+  requireWithinPlanLimit,
+} from '../organisation/rules';
 import { dateIn, type Interval, periodContaining, periodStart } from '../pricing/calendar';
 import { parsePercent } from '../pricing/percent';
 import { DomainError } from '../shared/domain-error';
 import type { SubscriptionCreatedData } from './events';
 
-/** A create-subscription request with everything it names already looked up. */
+/** The customer a request names: found (with its status), or not yet imported. */
+export type NamedCustomer =
+  | Readonly<{ status: 'none'; id: string; code: string; createRequested: boolean }>
+  | Readonly<{ status: 'active' | 'inactive'; id: string; code: string | null }>;
+
+/** A create-subscription request with everything it names looked up by the handler. */
 export type CreateSubscription = Readonly<{
   type: 'CreateSubscription';
   subscriptionId: string;
-  /** Derived from the subscription's id; null in Setup Mode, where no invoice is raised. */
-  firstInvoiceId: string | null;
+  /** Derived from the subscription's id; used unless Setup Mode raises no invoice. */
+  firstInvoiceId: string;
   now: string;
-  organisation: Readonly<{ id: string; timezone: string; setupMode: boolean }>;
-  customer: Readonly<{ id: string; code: string | null; status: 'active' | 'inactive' }>;
-  plan: PlanDefinition;
-  charges: readonly Readonly<{ charge: ChargeDefinition; quantity: number; price: string | null; applyDiscount: boolean }>[];
+  organisation: OpenOrganisation;
+  /** Read from read models, so eventually consistent: a burst may see a count one behind. */
+  counts: Readonly<{ liveSubscriptions: number; metersDefined: boolean }>;
+  planCode: string;
+  /** null: no plan with that code. */
+  plan: PlanDefinition | null;
+  /** Each requested charge as found by its id (null: no such charge). */
+  charges: readonly Readonly<{ chargeId: string; charge: ChargeDefinition | null; quantity: number; price: string | null; applyDiscount: boolean }>[];
+  customer: NamedCustomer;
   request: Readonly<{
     units: number | null;
     discountPercent: string;
@@ -35,17 +53,44 @@ const invalid = (param: string, message: string) => new DomainError('invalid', '
 
 const SELLABLE = ['active', 'draft'];
 
-/** Checks every rule of a new subscription and states the facts of its creation. */
+const notFound = (code: string, message: string, param: string) => new DomainError('not_found', code, message, param);
+
+/**
+ * Checks every rule of a new subscription, in the API document's order (organisation, plan, charges,
+ * customer, then each field), and states the facts of its creation.
+ */
 export const decideCreation = (command: CreateSubscription): SubscriptionCreatedData => {
-  const { plan, request, organisation } = command;
+  const { request, organisation } = command;
+  const setupMode = inSetupMode(organisation);
+  if (!setupMode) {
+    if (organisation.livemode) requireAccountingConnected(organisation);
+    requireAccountsMapped(organisation, command.counts.metersDefined);
+  }
+  requireWithinPlanLimit(organisation, 'subscriptions', command.counts.liveSubscriptions);
+
+  const plan = command.plan;
+  if (!plan) throw notFound('plan_not_found', `No plan with code ${command.planCode}.`, 'plan_code');
+  const charges = command.charges.map(({ chargeId, charge, ...wanted }, i) => {
+    if (!charge || charge.organisationId !== organisation.organisationId) {
+      throw notFound('charge_not_found', `No charge with id ${chargeId}.`, `charges.${i}.charge`);
+    }
+    return { charge, ...wanted };
+  });
+  const customer = command.customer;
+  if (customer.status === 'none') {
+    if (!customer.createRequested) throw notFound('customer_not_found', `No customer with code ${customer.code}.`, 'customer_code');
+    requireContactCreationAllowed(organisation);
+  }
+
   if (!SELLABLE.includes(plan.status)) throw invalid('plan_code', `Plan ${plan.code} is ${plan.status}; only active and draft plans can be sold.`);
-  if (command.customer.status !== 'active') throw invalid('customer_code', 'The customer is inactive.');
+  if (customer.status === 'inactive') throw invalid('customer_code', 'The customer is inactive.');
 
   const hasUnits = planHasUnits(plan.type);
   if (!hasUnits && request.units !== null) throw invalid('units', `A ${plan.type} plan takes no units.`);
   if (hasUnits && request.units === null) throw invalid('units', 'units is required on this plan.');
-  if (request.minimumUnits !== null) {
-    if (!hasUnits && request.minimumUnits > 0) throw invalid('minimum_units', `A ${plan.type} plan takes no units.`);
+  // 0 (like leaving it out) means the plan's minimum applies.
+  if (request.minimumUnits !== null && request.minimumUnits > 0) {
+    if (!hasUnits) throw invalid('minimum_units', `A ${plan.type} plan takes no units.`);
     if (request.minimumUnits < plan.minimumUnits) {
       throw invalid('minimum_units', `minimum_units may raise the plan's minimum of ${plan.minimumUnits}, never lower it.`);
     }
@@ -66,7 +111,7 @@ export const decideCreation = (command: CreateSubscription): SubscriptionCreated
       throw invalid(`meters.${i}.minimum_units`, `A meter minimum may be raised from ${meter.minimumUnits}, never lowered.`);
     }
   });
-  command.charges.forEach(({ charge, price }, i) => {
+  charges.forEach(({ charge, price }, i) => {
     if (!SELLABLE.includes(charge.status)) throw invalid(`charges.${i}.charge`, `Charge ${charge.code} is ${charge.status}.`);
     if (charge.currency !== plan.currency) {
       throw invalid(`charges.${i}.charge`, `Charge ${charge.code} is in ${charge.currency}; the plan is in ${plan.currency}.`);
@@ -74,22 +119,23 @@ export const decideCreation = (command: CreateSubscription): SubscriptionCreated
     if (price !== null && !charge.allowsPriceOverride) throw invalid(`charges.${i}.price`, `Charge ${charge.code} does not allow a price override.`);
   });
 
-  const today = dateIn(command.now, organisation.timezone);
+  const timezone = organisation.settings.timezone;
+  const today = dateIn(command.now, timezone);
   const startDate = request.startDate ?? today;
-  if (organisation.setupMode && startDate > today) {
+  if (setupMode && startDate > today) {
     throw invalid('start_date', 'In Setup Mode the start date cannot be in the future: use the previous renewal date.');
   }
   const interval: Interval = plan.interval;
   const current = periodContaining(startDate, interval, startDate > today ? startDate : today);
   return {
     subscriptionId: command.subscriptionId,
-    organisationId: organisation.id,
+    organisationId: organisation.organisationId,
     customerId: command.customer.id,
     customerCode: command.customer.code,
     planId: plan.planId,
     currency: plan.currency,
     interval,
-    timezone: organisation.timezone,
+    timezone,
     status: startDate > today ? 'pending' : 'active',
     startDate,
     currentPeriodStart: current.start,
@@ -115,8 +161,8 @@ export const decideCreation = (command: CreateSubscription): SubscriptionCreated
       planMinimumUnits: meter.minimumUnits,
     })),
     planName: plan.name,
-    firstInvoiceId: command.firstInvoiceId,
-    firstInvoiceCharges: command.charges.map(({ charge, quantity, price, applyDiscount }) => ({
+    firstInvoiceId: setupMode ? null : command.firstInvoiceId,
+    firstInvoiceCharges: charges.map(({ charge, quantity, price, applyDiscount }) => ({
       chargeId: charge.chargeId,
       name: charge.name,
       description: charge.description,

@@ -6,12 +6,32 @@ export type SubscriptionState = { status: 'none' } | { status: 'pending' | 'acti
 
 export type SubscriptionCommand = CreateSubscription;
 
+const evolve = (_state: SubscriptionState, event: SubscriptionEvent): SubscriptionState => {
+  switch (event.type) {
+    case 'SubscriptionCreated':
+      return { status: event.data.status, subscription: event.data };
+    default: {
+      const exhaustive: never = event.type;
+      return exhaustive;
+    }
+  }
+};
+
+const decide = (command: SubscriptionCommand, state: SubscriptionState): SubscriptionEvent[] => {
+  switch (command.type) {
+    case 'CreateSubscription':
+      // The id derives from the API key and the Idempotency-Key: a retry finds the subscription made.
+      if (state.status !== 'none') return [];
+      return [{ type: 'SubscriptionCreated', data: decideCreation(command) }];
+    default: {
+      const exhaustive: never = command.type;
+      return exhaustive;
+    }
+  }
+};
+
 export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand, SubscriptionEvent> = {
   initialState: () => ({ status: 'none' }),
-  evolve: (_state, event) => ({ status: event.data.status, subscription: event.data }),
-  decide: (command, state) => {
-    // The id derives from the API key and the Idempotency-Key: a retry finds the subscription made.
-    if (state.status !== 'none') return [];
-    return [{ type: 'SubscriptionCreated', data: decideCreation(command) }];
-  },
+  evolve,
+  decide,
 };

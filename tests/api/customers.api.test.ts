@@ -59,6 +59,13 @@ describe('customers', () => {
     expect(await ledger().findContactByName('Another name')).toBeNull();
   });
 
+  it('adopting an existing contact takes the contact’s name and email, ignoring the request’s', async () => {
+    await ledger().createContact({ name: 'Ledger Name Ltd', contactNumber: 'ADOPT-2', email: 'books@ledger.example', firstName: 'Lena' }, 'setup-adopt-2');
+    const adopted = await create({ code: 'ADOPT-2', name: 'Request Name', email: 'request@example.com', first_name: 'Rex' });
+    expect(adopted.status).toBe(201);
+    expect(adopted.body).toMatchObject({ name: 'Ledger Name Ltd', email: 'books@ledger.example', first_name: 'Lena' });
+  });
+
   it('lists only imported customers, with code, case-insensitive email and status filters', async () => {
     await ledger().createContact({ name: 'Not Imported', contactNumber: 'NOPE-1' }, 'setup-nope-1');
     await create({ code: 'LIST-1', name: 'List One', email: 'Mixed.Case@Example.com' });

@@ -386,6 +386,19 @@ describe('subscriptions: organisation rules', () => {
     );
   });
 
+  it('errors about create_customer name the request’s fields: create_customer.name and customer_code', async () => {
+    const { org, auth } = await setUp({ can_create_accounting_contacts: true });
+    const tenantId: string = (await request(service.app).get(`/admin/v1/organisations/${org.id}`).set(service.admin)).body.accounting.tenant_id;
+    const tenant = service.services.accounting.tenant(tenantId);
+    await tenant.createContact({ name: 'Taken Ltd', contactNumber: 'TK-0' }, 'setup-tk-0');
+    const archived = await tenant.createContact({ name: 'Gone Ltd', contactNumber: 'GONE-1' }, 'setup-gone-1');
+    await accountingControl(service, `/tenants/${tenantId}/contacts/${archived.id}/archive`);
+    const subscribe = (key: string, body: object) =>
+      request(service.app).post('/v1/subscriptions').set(auth).set('Idempotency-Key', key).send({ plan_code: 'flat', ...body });
+    expectError(await subscribe('cc-name', { customer_code: 'TK-1', create_customer: { name: 'Taken Ltd' } }), 409, 'conflict', 'accounting_contact_name_taken', 'create_customer.name');
+    expectError(await subscribe('cc-arch', { customer_code: 'GONE-1', create_customer: { name: 'Gone again' } }), 409, 'conflict', 'accounting_contact_archived', 'customer_code');
+  });
+
   it('needs the organisation’s permission to create a customer within a subscription request', async () => {
     const { auth } = await setUp();
     expectError(

@@ -1,6 +1,8 @@
 import type { ChargeDefinition } from '../../domain/charge/events';
 import type { PlanDefinition } from '../../domain/catalogue/types';
 import { firstInvoice } from '../../domain/invoice/first-invoice';
+import type { OpenOrganisation } from '../../domain/organisation/decider';
+import { DEFAULT_SETTINGS } from '../../domain/organisation/settings';
 import type { CreateSubscription } from '../../domain/subscription/create';
 import { subscriptionDecider } from '../../domain/subscription/decider';
 import type { SubscriptionCreatedData, SubscriptionEvent } from '../../domain/subscription/events';
@@ -37,13 +39,27 @@ const charge: ChargeDefinition = {
   status: 'active',
 };
 
+const organisation = (overrides: Partial<OpenOrganisation> = {}, settings: Partial<OpenOrganisation['settings']> = {}): OpenOrganisation => ({
+  status: 'open',
+  organisationId: 'org_1',
+  livemode: true,
+  liveOrganisationId: null,
+  settings: { ...DEFAULT_SETTINGS, name: 'Org', timezone: 'Australia/Sydney', defaultCurrency: 'GBP', canCreateAccountingContacts: true, ...settings },
+  sandboxId: null,
+  accounting: { tenantId: 't_1', accounts: [], revenueAccount: '200', usageRevenueAccount: null },
+  planLimits: { customers: null, subscriptions: null },
+  ...overrides,
+});
+
 const create = (overrides: Partial<CreateSubscription['request']> = {}, more: Partial<CreateSubscription> = {}): CreateSubscription => ({
   type: 'CreateSubscription',
   subscriptionId: 'sub_1',
   firstInvoiceId: 'inv_1',
   // 23:30 UTC on 31 Jan is already 1 Feb in Sydney: "today" is the organisation's date.
   now: '2026-01-31T23:30:00.000Z',
-  organisation: { id: 'org_1', timezone: 'Australia/Sydney', setupMode: false },
+  organisation: organisation(),
+  counts: { liveSubscriptions: 0, metersDefined: false },
+  planCode: 'seats',
   customer: { id: 'cus_1', code: 'C1', status: 'active' },
   plan,
   charges: [],
@@ -115,7 +131,7 @@ describe('subscription decider: creation', () => {
   it('records the charges of the first invoice, at their own or overridden price', () => {
     const overridable = { ...charge, allowsPriceOverride: true };
     spec([])
-      .when(create({}, { charges: [{ charge: overridable, quantity: 2, price: '40.0000', applyDiscount: true }] }))
+      .when(create({}, { charges: [{ chargeId: 'chg_1', charge: overridable, quantity: 2, price: '40.0000', applyDiscount: true }] }))
       .then([
         created({
           firstInvoiceCharges: [{ chargeId: 'chg_1', name: 'Setup', description: null, price: '40.0000', quantity: 2, applyDiscount: true }],
@@ -139,17 +155,68 @@ describe('subscription decider: creation', () => {
     spec([]).when(create({}, { plan: { ...plan, status: 'legacy' } })).thenRefuses('invalid_parameter', 'plan_code');
     spec([]).when(create({ flatFeePrice: '5.0000' })).thenRefuses('invalid_parameter', 'flat_fee_price');
     spec([])
-      .when(create({}, { charges: [{ charge: { ...charge, currency: 'EUR' }, quantity: 1, price: null, applyDiscount: false }] }))
+      .when(create({}, { charges: [{ chargeId: 'chg_1', charge: { ...charge, currency: 'EUR' }, quantity: 1, price: null, applyDiscount: false }] }))
       .thenRefuses('invalid_parameter', 'charges.0.charge');
     spec([])
-      .when(create({}, { charges: [{ charge, quantity: 1, price: '1.0000', applyDiscount: false }] }))
+      .when(create({}, { charges: [{ chargeId: 'chg_1', charge, quantity: 1, price: '1.0000', applyDiscount: false }] }))
       .thenRefuses('invalid_parameter', 'charges.0.price');
   });
 
   it('keeps the start date from the future in Setup Mode', () => {
     spec([])
-      .when(create({ startDate: '2026-02-02' }, { organisation: { id: 'org_1', timezone: 'Australia/Sydney', setupMode: true }, firstInvoiceId: null }))
+      .when(create({ startDate: '2026-02-02' }, { organisation: organisation({}, { setupMode: true }) }))
       .thenRefuses('invalid_parameter', 'start_date');
+  });
+});
+
+describe('subscription decider: the organisation, plan, charge and customer rules, in the document’s order', () => {
+  it('refuses a live organisation without an accounting connection, unless in Setup Mode', () => {
+    spec([]).when(create({}, { organisation: organisation({ accounting: null }) })).thenRefuses('accounting_not_connected');
+    spec([])
+      .when(create({}, { organisation: organisation({ accounting: null }, { setupMode: true }) }))
+      .then([created({ firstInvoiceId: null })]);
+  });
+
+  it('refuses unmapped revenue accounts, and an unmapped usage revenue account once a meter is defined', () => {
+    const unmapped = organisation({ accounting: { tenantId: 't_1', accounts: [], revenueAccount: null, usageRevenueAccount: null } });
+    spec([]).when(create({}, { organisation: unmapped })).thenRefuses('accounting_accounts_not_mapped');
+    spec([]).when(create({}, { counts: { liveSubscriptions: 0, metersDefined: true } })).thenRefuses('accounting_accounts_not_mapped');
+  });
+
+  it('refuses a live organisation at its plan limit, never a sandbox', () => {
+    const limited = { subscriptions: 2, customers: null };
+    const atLimit = { liveSubscriptions: 2, metersDefined: false };
+    spec([]).when(create({}, { organisation: organisation({ planLimits: limited }), counts: atLimit })).thenRefuses('plan_limit_reached');
+    spec([])
+      .when(create({}, { organisation: organisation({ planLimits: limited, livemode: false }), counts: atLimit }))
+      .then([created()]);
+  });
+
+  it('refuses an unknown plan, an unknown or foreign charge, an unknown customer, and contact creation without permission', () => {
+    spec([]).when(create({}, { plan: null })).thenRefuses('plan_not_found', 'plan_code');
+    spec([])
+      .when(create({}, { charges: [{ chargeId: 'chg_x', charge: null, quantity: 1, price: null, applyDiscount: false }] }))
+      .thenRefuses('charge_not_found', 'charges.0.charge');
+    spec([])
+      .when(create({}, { charges: [{ chargeId: 'chg_1', charge: { ...charge, organisationId: 'org_2' }, quantity: 1, price: null, applyDiscount: false }] }))
+      .thenRefuses('charge_not_found', 'charges.0.charge');
+    const unknown = { status: 'none', id: 'cus_9', code: 'C9', createRequested: false } as const;
+    spec([]).when(create({}, { customer: unknown })).thenRefuses('customer_not_found', 'customer_code');
+    spec([])
+      .when(create({}, { customer: { ...unknown, createRequested: true }, organisation: organisation({}, { canCreateAccountingContacts: false }) }))
+      .thenRefuses('accounting_contact_creation_disabled');
+  });
+
+  it('refuses an inactive customer', () => {
+    spec([]).when(create({}, { customer: { id: 'cus_1', code: 'C1', status: 'inactive' } })).thenRefuses('invalid_parameter', 'customer_code');
+  });
+
+  it('minimum_units 0 means the plan’s minimum applies, on any plan', () => {
+    spec([]).when(create({ units: 5, minimumUnits: 0 })).then([created()]);
+    spec([]).when(create({ units: 1, minimumUnits: 0 })).thenRefuses('invalid_parameter', 'units');
+    spec([])
+      .when(create({ units: null, minimumUnits: 0 }, { plan: { ...plan, type: 'flat_fee', minimumUnits: 0 } }))
+      .then([created({ units: 0, pricing: { planType: 'flat_fee', price: '10.0000', freeUnits: 0, tiers: [] } })]);
   });
 });
 

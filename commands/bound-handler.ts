@@ -1,0 +1,26 @@
+import type { Decider, DomainEvent } from '../domain/shared/decider';
+import type { EventStore } from '../infra/event-store/port';
+import type { CommandDeps } from './deps';
+import { type BeforeAppend, handle, loadState } from './handle';
+import { type Caller, eventMetadata, type OrganisationRef } from './metadata';
+
+/**
+ * One aggregate's command handler, its decider and stream bound once (as Emmett's `CommandHandler`):
+ * `handler(deps, caller, organisation, id, command)` loads the stream, decides, appends with the
+ * caller's metadata; `handler.load(store, id)` folds the stream for a handler that needs the state first.
+ */
+export const boundHandler = <State, Command, Event extends DomainEvent>(
+  decider: Decider<State, Command, Event>,
+  streamOf: (id: string) => string,
+) =>
+  Object.assign(
+    (
+      deps: CommandDeps,
+      caller: Caller,
+      organisation: OrganisationRef,
+      id: string,
+      command: Command,
+      beforeAppend?: BeforeAppend<State, Event>,
+    ) => handle(deps.store, streamOf(id), decider, command, eventMetadata(caller, organisation, deps.clocks), beforeAppend),
+    { load: (store: EventStore, id: string) => loadState(store, streamOf(id), decider) },
+  );

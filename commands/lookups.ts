@@ -1,0 +1,13 @@
+/**
+ * The facts a command needs that no single stream holds, answered from read models. Eventually
+ * consistent: a burst of writes may be counted one or two behind, so a plan limit can be overshot
+ * by a burst. No command reads read models any other way.
+ */
+export type Lookups = Readonly<{
+  /** Pending and active subscriptions of the organisation. */
+  liveSubscriptionCount(organisationId: string): Promise<number>;
+  customerCount(organisationId: string): Promise<number>;
+  metersDefined(organisationId: string): Promise<boolean>;
+  /** The customer already linked to an accounting contact, if any. */
+  customerWithContact(organisationId: string, accountingContactId: string): Promise<string | null>;
+}>;

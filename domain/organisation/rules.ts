@@ -1,0 +1,42 @@
+import { DomainError } from '../shared/domain-error';
+import type { OpenOrganisation, OrganisationState } from './decider';
+
+/** The rules several operations share about the organisation they act for; each error code has its home here. */
+
+export const requireOpen = (state: OrganisationState): OpenOrganisation => {
+  if (state.status !== 'open') throw new DomainError('not_found', 'organisation_not_found', 'No such organisation.', 'org');
+  return state;
+};
+
+export const requireAccountingConnected = (organisation: OpenOrganisation, message = 'The organisation is not connected to the accounting system.') => {
+  if (!organisation.accounting) throw new DomainError('conflict', 'accounting_not_connected', message);
+  return organisation.accounting;
+};
+
+/** Invoices go to the revenue account, usage lines to the usage revenue account once any meter exists. */
+export const requireAccountsMapped = (organisation: OpenOrganisation, metersDefined: boolean): void => {
+  const accounting = organisation.accounting;
+  if (!accounting) return;
+  if (!accounting.revenueAccount) {
+    throw new DomainError('conflict', 'accounting_accounts_not_mapped', 'Map the revenue account before raising invoices.');
+  }
+  if (metersDefined && !accounting.usageRevenueAccount) {
+    throw new DomainError('conflict', 'accounting_accounts_not_mapped', 'Meters are defined: map the usage revenue account too.');
+  }
+};
+
+/** A live organisation's own plan may cap its customers and live subscriptions; a sandbox is never counted. */
+export const requireWithinPlanLimit = (organisation: OpenOrganisation, what: 'customers' | 'subscriptions', current: number): void => {
+  const limit = organisation.planLimits[what];
+  if (!organisation.livemode || limit === null) return;
+  if (current >= limit) throw new DomainError('permission', 'plan_limit_reached', `The organisation's plan allows ${limit} ${what}.`);
+};
+
+export const requireContactCreationAllowed = (organisation: OpenOrganisation): void => {
+  if (!organisation.settings.canCreateAccountingContacts) {
+    throw new DomainError('permission', 'accounting_contact_creation_disabled', 'The organisation has not allowed the API to create customers.');
+  }
+};
+
+/** Setup Mode exists only in live organisations: a sandbox always raises invoices. */
+export const inSetupMode = (organisation: OpenOrganisation): boolean => organisation.livemode && organisation.settings.setupMode;

@@ -1,0 +1,22 @@
+import type { ReadStore } from '../infra/read-store/port';
+import { CUSTOMERS } from './customers';
+import { METERS } from './meters';
+import { SUBSCRIPTIONS } from './subscriptions';
+
+/** The commands' `Lookups` port answered from these read models (eventually consistent by nature). */
+export const readModelLookups = (readStore: ReadStore) => {
+  const ofOrganisation = (organisationId: string) => ({ field: '_organisation', eq: organisationId });
+  return {
+    liveSubscriptionCount: (organisationId: string) =>
+      readStore.count(SUBSCRIPTIONS, [ofOrganisation(organisationId), { field: 'status', in: ['pending', 'active'] }]),
+    customerCount: (organisationId: string) => readStore.count(CUSTOMERS, [ofOrganisation(organisationId)]),
+    metersDefined: async (organisationId: string) => (await readStore.count(METERS, [ofOrganisation(organisationId)])) > 0,
+    customerWithContact: async (organisationId: string, accountingContactId: string) => {
+      const [owner] = await readStore.findAll<{ id: string }>(CUSTOMERS, [
+        ofOrganisation(organisationId),
+        { field: 'accounting_contact_id', eq: accountingContactId },
+      ]);
+      return owner?.id ?? null;
+    },
+  };
+};

@@ -6,8 +6,8 @@ import { type Caller, eventMetadata, type OrganisationRef } from './metadata';
 
 /**
  * One aggregate's command handler, its decider and stream bound once (as Emmett's `CommandHandler`):
- * `handler(deps, caller, organisation, id, command)` loads the stream, decides, appends with the
- * caller's metadata; `handler.load(store, id)` folds the stream for a handler that needs the state first.
+ * `xCommand(deps, id, command, caller, organisation)` loads the stream, decides, appends with the
+ * caller's metadata; `xCommand.load(store, id)` folds the stream for a handler that needs the state first.
  */
 export const boundHandler = <State, Command, Event extends DomainEvent>(
   decider: Decider<State, Command, Event>,
@@ -16,10 +16,10 @@ export const boundHandler = <State, Command, Event extends DomainEvent>(
   Object.assign(
     (
       deps: CommandDeps,
-      caller: Caller,
-      organisation: OrganisationRef,
       id: string,
       command: Command,
+      caller: Caller,
+      organisation: OrganisationRef,
       beforeAppend?: BeforeAppend<State, Event>,
     ) => handle(deps.store, streamOf(id), decider, command, eventMetadata(caller, organisation, deps.clocks), beforeAppend),
     { load: (store: EventStore, id: string) => loadState(store, streamOf(id), decider) },

@@ -7,7 +7,7 @@ import { importCustomer, type ImportDeps } from '../commands/customer/import-cus
 import type { Caller } from '../commands/metadata';
 import { createOrganisation } from '../commands/organisation/create-organisation';
 import { openSandbox } from '../commands/organisation/open-sandbox';
-import { organisationCommand } from '../commands/aggregates';
+import { organisationCommand } from '../commands/organisation/organisation-command';
 import { SCOPES } from '../domain/api-key/scopes';
 import { DEFAULT_SETTINGS } from '../domain/organisation/settings';
 import { newId } from '../infra/ids';
@@ -76,7 +76,7 @@ export const quickStart = async (deps: ImportDeps): Promise<QuickStart | null> =
   const sandbox = { id: state.organisationId, livemode: false, name };
   for (const organisation of [{ id: organisationId, livemode: true, name }, sandbox]) {
     await connectAccounting(deps, caller, organisation);
-    await organisationCommand(deps, caller, organisation, { type: 'MapAccounts', revenue: '200', usageRevenue: '270' });
+    await organisationCommand(deps, organisation.id, { type: 'MapAccounts', revenue: '200', usageRevenue: '270' }, caller, organisation);
   }
   await defineMeter(deps, caller, sandbox, { code: 'api_calls', name: 'API calls', unitLabels: { singular: 'call', plural: 'calls' } });
   for (const input of DEMO_PLANS) await createPlan(deps, caller, sandbox, input);

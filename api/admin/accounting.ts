@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { connectAccounting } from '../../commands/accounting/connect-accounting';
-import { organisationCommand } from '../../commands/aggregates';
+import { organisationCommand } from '../../commands/organisation/organisation-command';
 import type { OrganisationState } from '../../domain/organisation/decider';
 import type { ApiDeps } from '../deps';
 import { readAfterWrite } from '../read-after-write';
@@ -56,7 +56,7 @@ export const accountingRoutes = (router: Router, registry: RouteRegistry, deps: 
     { ...base, method: 'post', path: '/admin/v1/organisations/{org}/accounting/disconnect', operationId: 'disconnectAccounting', summary: 'Disconnect the accounting system', body: empty },
     async ({ req, params }) => {
       const organisation = await findOrganisation(deps, params.org!);
-      const { state, position } = await organisationCommand(deps, adminCaller(req), organisation, { type: 'DisconnectAccounting' });
+      const { state, position } = await organisationCommand(deps, organisation.id, { type: 'DisconnectAccounting' }, adminCaller(req), organisation);
       return { body: await readAfterWrite(deps, position, () => Promise.resolve(connectionView(organisation.id, state))) };
     },
   );
@@ -74,11 +74,13 @@ export const accountingRoutes = (router: Router, registry: RouteRegistry, deps: 
     },
     async ({ req, body, params }) => {
       const organisation = await findOrganisation(deps, params.org!);
-      const { state, position } = await organisationCommand(deps, adminCaller(req), organisation, {
-        type: 'MapAccounts',
-        revenue: body.revenue,
-        usageRevenue: body.usage_revenue,
-      });
+      const { state, position } = await organisationCommand(
+        deps,
+        organisation.id,
+        { type: 'MapAccounts', revenue: body.revenue, usageRevenue: body.usage_revenue },
+        adminCaller(req),
+        organisation,
+      );
       return { body: await readAfterWrite(deps, position, () => Promise.resolve(connectionView(organisation.id, state))) };
     },
   );

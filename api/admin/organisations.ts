@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { changeOrganisationSettings } from '../../commands/organisation/change-organisation-settings';
 import { createOrganisation } from '../../commands/organisation/create-organisation';
 import { openSandbox } from '../../commands/organisation/open-sandbox';
-import { organisationCommand } from '../../commands/aggregates';
+import { organisationCommand } from '../../commands/organisation/organisation-command';
 import { DEFAULT_SETTINGS, type OrganisationSettings } from '../../domain/organisation/settings';
 import { newId } from '../../infra/ids';
 import { ORGANISATIONS, type OrganisationDoc } from '../../projections/organisations';
@@ -80,7 +80,7 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
       const organisation = await findOrganisation(deps, params.org!);
       let { position } = await changeOrganisationSettings(deps, adminCaller(req), organisation, toSettings(body));
       if (body.plan_limits) {
-        const limits = await organisationCommand(deps, adminCaller(req), organisation, { type: 'SetPlanLimits', limits: body.plan_limits });
+        const limits = await organisationCommand(deps, organisation.id, { type: 'SetPlanLimits', limits: body.plan_limits }, adminCaller(req), organisation);
         position = limits.position > position ? limits.position : position;
       }
       return { body: await readAfterWrite(deps, position, () => findOrganisation(deps, organisation.id)) };
@@ -136,7 +136,7 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
     },
     async ({ req, body, params }) => {
       const sandbox = await findOrganisation(deps, params.org!);
-      const { position } = await organisationCommand(deps, adminCaller(req), sandbox, { type: 'ResetSandbox', copy: body.copy });
+      const { position } = await organisationCommand(deps, sandbox.id, { type: 'ResetSandbox', copy: body.copy }, adminCaller(req), sandbox);
       return { body: await readAfterWrite(deps, position, () => findOrganisation(deps, sandbox.id)) };
     },
   );

@@ -1,5 +1,5 @@
 import type { AccountingSystem } from '../../infra/accounting/port';
-import { organisationCommand, organisationHandler } from '../aggregates';
+import { organisationCommand } from '../organisation/organisation-command';
 import type { CommandDeps } from '../deps';
 import type { Caller } from '../metadata';
 
@@ -13,16 +13,16 @@ export const connectAccounting = async (
   caller: Caller,
   organisation: { id: string; livemode: boolean; name: string },
 ) => {
-  const { state, revision } = await organisationHandler.load(deps.store, organisation.id);
+  const { state, revision } = await organisationCommand.load(deps.store, organisation.id);
   if (state.status === 'open' && state.accounting) return { state, position: 0n };
   const connection = await deps.accounting.connect(
     `${organisation.name}${organisation.livemode ? '' : ' (sandbox)'}`,
     `connect-${organisation.id}-${String(revision)}`,
   );
-  return organisationCommand(deps, caller, organisation, {
+  return organisationCommand(deps, organisation.id, {
     type: 'ConnectAccounting',
     tenantId: connection.tenantId,
     tenantName: connection.name,
     accounts: connection.accounts,
-  });
+  }, caller, organisation);
 };

@@ -1,7 +1,7 @@
 import type { Scope } from '../../domain/api-key/scopes';
 import { newApiKeySecret } from '../../infra/api-key-secret';
 import { newId } from '../../infra/ids';
-import { apiKeyHandler } from '../aggregates';
+import { apiKeyCommand } from '../api-key/api-key-command';
 import type { CommandDeps } from '../deps';
 import type { Caller, OrganisationRef } from '../metadata';
 
@@ -14,7 +14,7 @@ export const createApiKey = async (
 ) => {
   const apiKeyId = newId('apiKey');
   const { key, secretHash, last4 } = newApiKeySecret(organisation.livemode);
-  const { position } = await apiKeyHandler(deps, caller, organisation, apiKeyId, {
+  const { position } = await apiKeyCommand(deps, apiKeyId, {
     type: 'CreateApiKey',
     now: deps.clocks.forOrganisation(organisation.id).now().toISOString(),
     apiKeyId,
@@ -25,6 +25,6 @@ export const createApiKey = async (
     expiresAt: input.expiresAt,
     secretHash,
     last4,
-  });
+  }, caller, organisation);
   return { apiKeyId, key, position };
 };

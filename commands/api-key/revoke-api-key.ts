@@ -1,6 +1,6 @@
-import { apiKeyHandler } from '../aggregates';
+import { apiKeyCommand } from '../api-key/api-key-command';
 import type { CommandDeps } from '../deps';
 import type { Caller, OrganisationRef } from '../metadata';
 
 export const revokeApiKey = (deps: CommandDeps, caller: Caller, organisation: OrganisationRef, apiKeyId: string) =>
-  apiKeyHandler(deps, caller, organisation, apiKeyId, { type: 'RevokeApiKey', organisationId: organisation.id });
+  apiKeyCommand(deps, apiKeyId, { type: 'RevokeApiKey', organisationId: organisation.id }, caller, organisation);

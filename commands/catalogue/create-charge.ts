@@ -1,6 +1,6 @@
 import type { ChargeDefinition } from '../../domain/charge/events';
 import { derivedId } from '../../infra/ids';
-import { chargeHandler } from '../aggregates';
+import { chargeCommand } from '../catalogue/charge-command';
 import type { CommandDeps } from '../deps';
 import type { Caller, OrganisationRef } from '../metadata';
 
@@ -11,6 +11,6 @@ export const createCharge = async (
   input: Omit<ChargeDefinition, 'chargeId' | 'organisationId'>,
 ) => {
   const chargeId = derivedId('charge', organisation.id, input.code);
-  const { position } = await chargeHandler(deps, caller, organisation, chargeId, { type: 'CreateCharge', ...input, chargeId, organisationId: organisation.id });
+  const { position } = await chargeCommand(deps, chargeId, { type: 'CreateCharge', ...input, chargeId, organisationId: organisation.id }, caller, organisation);
   return { chargeId, position };
 };

@@ -2,7 +2,8 @@ import type { PlanDefinition, PlanMeter } from '../../domain/catalogue/types';
 import { DomainError } from '../../domain/shared/domain-error';
 import { derivedId } from '../../infra/ids';
 import type { CommandDeps } from '../deps';
-import { meterHandler, planHandler } from '../aggregates';
+import { meterCommand } from '../catalogue/meter-command';
+import { planCommand } from '../catalogue/plan-command';
 import type { Caller, OrganisationRef } from '../metadata';
 import { meterIdFor } from './define-meter';
 
@@ -17,16 +18,16 @@ export const createPlan = async (deps: CommandDeps, caller: Caller, organisation
   const meters: PlanMeter[] = [];
   for (const [i, meter] of input.meters.entries()) {
     const meterId = meterIdFor(organisation.id, meter.meterCode);
-    const { state } = await meterHandler.load(deps.store, meterId);
+    const { state } = await meterCommand.load(deps.store, meterId);
     if (state.status !== 'defined') {
       throw new DomainError('invalid', 'invalid_parameter', `No meter with code ${meter.meterCode}.`, `meters.${i}.meter_code`);
     }
     meters.push({ ...meter, meterId, name: state.name, unitLabels: state.unitLabels });
   }
   const planId = planIdFor(organisation.id, input.code);
-  const { position } = await planHandler(deps, caller, organisation, planId, {
+  const { position } = await planCommand(deps, planId, {
     type: 'CreatePlan',
     plan: { ...input, planId, organisationId: organisation.id, meters },
-  });
+  }, caller, organisation);
   return { planId, position };
 };

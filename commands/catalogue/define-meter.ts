@@ -1,6 +1,6 @@
 import type { UnitLabels } from '../../domain/catalogue/types';
 import { derivedId } from '../../infra/ids';
-import { meterHandler } from '../aggregates';
+import { meterCommand } from '../catalogue/meter-command';
 import type { CommandDeps } from '../deps';
 import type { Caller, OrganisationRef } from '../metadata';
 
@@ -14,6 +14,6 @@ export const defineMeter = async (
   input: { code: string; name: string; unitLabels: UnitLabels },
 ) => {
   const meterId = meterIdFor(organisation.id, input.code);
-  const { position } = await meterHandler(deps, caller, organisation, meterId, { type: 'DefineMeter', meterId, organisationId: organisation.id, ...input });
+  const { position } = await meterCommand(deps, meterId, { type: 'DefineMeter', meterId, organisationId: organisation.id, ...input }, caller, organisation);
   return { meterId, position };
 };

@@ -1,5 +1,5 @@
 import type { CatalogueStatus } from '../../domain/catalogue/types';
-import { planHandler } from '../aggregates';
+import { planCommand } from '../catalogue/plan-command';
 import type { CommandDeps } from '../deps';
 import type { Caller, OrganisationRef } from '../metadata';
 
@@ -9,4 +9,4 @@ export const updatePlan = (
   organisation: OrganisationRef,
   planId: string,
   changes: { status?: CatalogueStatus; name?: string },
-) => planHandler(deps, caller, organisation, planId, { type: 'UpdatePlan', organisationId: organisation.id, changes });
+) => planCommand(deps, planId, { type: 'UpdatePlan', organisationId: organisation.id, changes }, caller, organisation);

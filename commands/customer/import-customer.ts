@@ -16,7 +16,8 @@ import { requireOpen } from '../../domain/organisation/rules';
 import { DomainError } from '../../domain/shared/domain-error';
 import { AccountingRefused, type AccountingSystem } from '../../infra/accounting/port';
 import { derivedId } from '../../infra/ids';
-import { customerHandler, organisationHandler } from '../aggregates';
+import { customerCommand } from '../customer/customer-command';
+import { organisationCommand } from '../organisation/organisation-command';
 import type { CommandDeps } from '../deps';
 import type { Lookups } from '../lookups';
 import type { Caller, OrganisationRef } from '../metadata';
@@ -52,10 +53,10 @@ export const importCustomer = async (
   options: Readonly<{ requester: ImportRequester; params?: CustomerParams }>,
 ): Promise<{ customerId: string; created: boolean; position: bigint }> => {
   const params = options.params ?? CUSTOMER_BODY_PARAMS;
-  const org = requireOpen((await organisationHandler.load(deps.store, organisation.id)).state);
+  const org = requireOpen((await organisationCommand.load(deps.store, organisation.id)).state);
   checkRequester(org, options.requester);
   const customerId = customerIdFor(organisation.id, input.code);
-  const existing = await customerHandler.load(deps.store, customerId);
+  const existing = await customerCommand.load(deps.store, customerId);
   if (existing.state.status !== 'none') {
     checkExisting(options.requester, input.code, customerId);
     return { customerId, created: false, position: 0n };
@@ -80,10 +81,10 @@ export const importCustomer = async (
     );
   }
 
-  const result = await customerHandler(deps, caller, organisation, customerId, {
+  const result = await customerCommand(deps, customerId, {
     type: 'ImportCustomer',
     ...importedCustomer({ customerId, organisationId: organisation.id }, input, contact, source),
-  });
+  }, caller, organisation);
   // Another request imported the same code meanwhile.
   if (result.events.length === 0) checkExisting(options.requester, input.code, customerId);
   return { customerId, created: result.events.length > 0, position: result.position };

@@ -1,5 +1,5 @@
 import type { CustomerUpdated } from '../../domain/customer/events';
-import { customerHandler } from '../aggregates';
+import { customerCommand } from '../customer/customer-command';
 import type { CommandDeps } from '../deps';
 import type { Caller, OrganisationRef } from '../metadata';
 
@@ -9,4 +9,4 @@ export const updateCustomer = (
   organisation: OrganisationRef,
   customerId: string,
   changes: CustomerUpdated['data']['changes'],
-) => customerHandler(deps, caller, organisation, customerId, { type: 'UpdateCustomer', organisationId: organisation.id, changes });
+) => customerCommand(deps, customerId, { type: 'UpdateCustomer', organisationId: organisation.id, changes }, caller, organisation);

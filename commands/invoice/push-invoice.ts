@@ -1,7 +1,8 @@
 import type { OpenOrganisation } from '../../domain/organisation/decider';
 import { AccountingRefused, type AccountingSystem, AccountingUnavailable } from '../../infra/accounting/port';
 import type { CommandDeps } from '../deps';
-import { customerHandler, invoiceHandler } from '../aggregates';
+import { customerCommand } from '../customer/customer-command';
+import { invoiceCommand } from '../invoice/invoice-command';
 import type { Caller } from '../metadata';
 
 /**
@@ -15,16 +16,16 @@ export const pushInvoice = async (
   organisation: OpenOrganisation,
   invoiceId: string,
 ) => {
-  const { state } = await invoiceHandler.load(deps.store, invoiceId);
+  const { state } = await invoiceCommand.load(deps.store, invoiceId);
   if (state.status !== 'raised' || state.sync === 'synced') return { position: 0n };
   const organisationRef = { id: organisation.organisationId, livemode: organisation.livemode };
-  const record = (command: Parameters<typeof invoiceHandler>[4]) => invoiceHandler(deps, caller, organisationRef, invoiceId, command);
+  const record = (command: Parameters<typeof invoiceCommand>[2]) => invoiceCommand(deps, invoiceId, command, caller, organisationRef);
   const fail = (error: string) => record({ type: 'RecordInvoiceSyncFailed', invoiceId, error });
 
   const accounting = organisation.accounting;
   if (!accounting) return fail('No accounting system is connected to this organisation.');
   const invoice = state.invoice;
-  const customer = await customerHandler.load(deps.store, invoice.customerId);
+  const customer = await customerCommand.load(deps.store, invoice.customerId);
   if (customer.state.status === 'none' || !customer.state.accountingContactId) {
     return fail('The customer has no contact in the accounting system.');
   }

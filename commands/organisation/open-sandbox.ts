@@ -2,7 +2,7 @@ import { withNeeds } from '../../domain/organisation/decider';
 import { organisationStream, type SandboxCopy } from '../../domain/organisation/events';
 import { DEFAULT_SETTINGS, type OrganisationSettings } from '../../domain/organisation/settings';
 import { derivedId } from '../../infra/ids';
-import { organisationCommand, organisationHandler } from '../aggregates';
+import { organisationCommand } from '../organisation/organisation-command';
 import type { CommandDeps } from '../deps';
 import type { Caller } from '../metadata';
 import { createOrganisation } from './create-organisation';
@@ -19,13 +19,13 @@ export const openSandbox = async (
   copy: SandboxCopy,
 ) => {
   const sandboxId = derivedId('organisation', live.id, 'sandbox');
-  const { state } = await organisationHandler.load(deps.store, live.id);
+  const { state } = await organisationCommand.load(deps.store, live.id);
   const halfOpened =
     state.status === 'open' &&
     state.sandboxId !== null &&
     (await deps.store.readStream(organisationStream(state.sandboxId))).length === 0;
   // The decider refuses a second sandbox (and an unknown or sandbox organisation).
-  if (!halfOpened) await organisationCommand(deps, caller, live, { type: 'OpenSandbox', sandboxId, copy });
+  if (!halfOpened) await organisationCommand(deps, live.id, { type: 'OpenSandbox', sandboxId, copy }, caller, live);
   if (state.status !== 'open') throw new Error('unreachable: OpenSandbox refuses an unknown organisation');
   const { name, timezone, defaultCurrency } = state.settings;
   const settings: OrganisationSettings = withNeeds(copy).settings

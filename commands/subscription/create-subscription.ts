@@ -5,7 +5,12 @@ import { requireOpen } from '../../domain/organisation/rules';
 import type { CreateSubscription } from '../../domain/subscription/create';
 import type { SubscriptionCreatedData } from '../../domain/subscription/events';
 import { derivedId } from '../../infra/ids';
-import { chargeHandler, customerHandler, invoiceHandler, organisationHandler, planHandler, subscriptionHandler } from '../aggregates';
+import { chargeCommand } from '../catalogue/charge-command';
+import { customerCommand } from '../customer/customer-command';
+import { invoiceCommand } from '../invoice/invoice-command';
+import { organisationCommand } from '../organisation/organisation-command';
+import { planCommand } from '../catalogue/plan-command';
+import { subscriptionCommand } from '../subscription/subscription-command';
 import { planIdFor } from '../catalogue/create-plan';
 import { customerIdFor, type CustomerInput, importCustomer, type ImportDeps } from '../customer/import-customer';
 import { pushInvoice } from '../invoice/push-invoice';
@@ -30,7 +35,7 @@ const finish = async (deps: ImportDeps, caller: Caller, org: OpenOrganisation, s
     paymentTermsDays: org.settings.paymentTermsDays,
   });
   const organisation = { id: org.organisationId, livemode: org.livemode };
-  await invoiceHandler(deps, caller, organisation, invoiceId, { type: 'RaiseInvoice', ...raised });
+  await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...raised }, caller, organisation);
   const pushed = await pushInvoice(deps, caller, org, invoiceId);
   return { subscriptionId, invoiceId, position: pushed.position > position ? pushed.position : position };
 };
@@ -49,18 +54,18 @@ export const createSubscription = async (
   input: CreateSubscriptionInput,
 ) => {
   const subscriptionId = derivedId('subscription', context.apiKeyId, context.idempotencyKey);
-  const org = requireOpen((await organisationHandler.load(deps.store, context.organisationId)).state);
+  const org = requireOpen((await organisationCommand.load(deps.store, context.organisationId)).state);
   const organisation = { id: org.organisationId, livemode: org.livemode };
 
-  const existing = await subscriptionHandler.load(deps.store, subscriptionId);
+  const existing = await subscriptionCommand.load(deps.store, subscriptionId);
   if (existing.state.status !== 'none') return finish(deps, caller, org, existing.state.subscription, 0n);
 
   const [liveSubscriptions, metersDefined, plan, charges, customer] = await Promise.all([
     deps.lookups.liveSubscriptionCount(org.organisationId),
     deps.lookups.metersDefined(org.organisationId),
-    planHandler.load(deps.store, planIdFor(org.organisationId, input.planCode)),
-    Promise.all(input.charges.map((wanted) => chargeHandler.load(deps.store, wanted.chargeId))),
-    customerHandler.load(deps.store, customerIdFor(org.organisationId, input.customerCode)),
+    planCommand.load(deps.store, planIdFor(org.organisationId, input.planCode)),
+    Promise.all(input.charges.map((wanted) => chargeCommand.load(deps.store, wanted.chargeId))),
+    customerCommand.load(deps.store, customerIdFor(org.organisationId, input.customerCode)),
   ]);
   const command: CreateSubscription = {
     type: 'CreateSubscription',
@@ -91,7 +96,7 @@ export const createSubscription = async (
       });
     }
   };
-  const created = await subscriptionHandler(deps, caller, organisation, subscriptionId, command, createCustomer);
+  const created = await subscriptionCommand(deps, subscriptionId, command, caller, organisation, createCustomer);
   if (created.state.status === 'none') throw new Error('the subscription was not recorded');
   return finish(deps, caller, org, created.state.subscription, created.position);
 };

@@ -1,0 +1,277 @@
+import { apiKeysProjection } from '../../projections/api-keys';
+import { chargesProjection } from '../../projections/charges';
+import { customersProjection } from '../../projections/customers';
+import { invoicesProjection } from '../../projections/invoices';
+import { metersProjection } from '../../projections/meters';
+import { organisationsProjection } from '../../projections/organisations';
+import { plansProjection } from '../../projections/plans';
+import { subscriptionsProjection } from '../../projections/subscriptions';
+import { projectionSpec } from '../support/projection-spec';
+
+const T0 = '2026-01-01T00:00:00.000Z';
+const settings = {
+  name: 'Acme',
+  timezone: 'Europe/London',
+  defaultCurrency: 'GBP',
+  setupMode: false,
+  canCreateAccountingContacts: false,
+  renewalLeadDays: 7,
+  usageGraceDays: 1,
+  paymentTermsDays: 14,
+  unitChangeDocument: 'separate',
+};
+
+describe('projections: given events, then documents', () => {
+  it('organisations: creation, settings, accounting connection, account mapping, plan limits and sandbox', async () => {
+    await projectionSpec(organisationsProjection)
+      .given([
+        { type: 'OrganisationCreated', data: { organisationId: 'org_1', livemode: true, liveOrganisationId: null, settings } },
+        { type: 'OrganisationSettingsChanged', data: { organisationId: 'org_1', changes: { name: 'Acme Ltd', setupMode: true } } },
+        { type: 'AccountingConnected', data: { organisationId: 'org_1', tenantId: 't_1', tenantName: 'Acme', accounts: [] } },
+        { type: 'AccountsMapped', data: { organisationId: 'org_1', revenue: '200', usageRevenue: null } },
+        { type: 'PlanLimitsSet', data: { organisationId: 'org_1', customers: 5, subscriptions: null } },
+        { type: 'SandboxOpened', data: { organisationId: 'org_1', sandboxId: 'org_2', copy: { settings: true, catalogue: false, customers: false, subscriptions: false } } },
+      ])
+      .then('organisations', [
+        {
+          id: 'org_1',
+          object: 'organisation',
+          name: 'Acme Ltd',
+          timezone: 'Europe/London',
+          default_currency: 'GBP',
+          setup_mode: true,
+          can_create_accounting_contacts: false,
+          livemode: true,
+          renewal_lead_days: 7,
+          usage_grace_days: 1,
+          payment_terms_days: 14,
+          unit_change_document: 'separate',
+          sandbox: 'org_2',
+          live_organisation: null,
+          accounting: { connected: true, tenant_id: 't_1', revenue_account: '200', usage_revenue_account: null },
+          plan_limits: { customers: 5, subscriptions: null },
+          created: T0,
+        },
+      ]);
+  });
+
+  it('organisations: disconnecting clears the connection', async () => {
+    await projectionSpec(organisationsProjection)
+      .given([
+        { type: 'OrganisationCreated', data: { organisationId: 'org_1', livemode: true, liveOrganisationId: null, settings } },
+        { type: 'AccountingConnected', data: { organisationId: 'org_1', tenantId: 't_1', tenantName: 'Acme', accounts: [] } },
+        { type: 'AccountingDisconnected', data: { organisationId: 'org_1', tenantId: 't_1' } },
+      ])
+      .then('organisations', [
+        expect.objectContaining({ id: 'org_1', accounting: { connected: false, tenant_id: null, revenue_account: null, usage_revenue_account: null } }),
+      ]);
+  });
+
+  it('api_keys: a created key keeps only its hash; revoking marks it revoked', async () => {
+    const created = { apiKeyId: 'key_1', organisationId: 'org_1', livemode: false, name: 'CI', scopes: ['customers:read'], expiresAt: null, secretHash: 'h', last4: 'abcd' };
+    await projectionSpec(apiKeysProjection)
+      .given([
+        { type: 'ApiKeyCreated', data: created },
+        { type: 'ApiKeyCreated', data: { ...created, apiKeyId: 'key_2', secretHash: 'h2' } },
+        { type: 'ApiKeyRevoked', data: { apiKeyId: 'key_2', organisationId: 'org_1' } },
+      ])
+      .then('api_keys', [
+        { id: 'key_1', object: 'api_key', name: 'CI', scopes: ['customers:read'], expires_at: null, livemode: false, status: 'active', last4: 'abcd', created: T0, _organisation: 'org_1', _secret_hash: 'h' },
+        { id: 'key_2', object: 'api_key', name: 'CI', scopes: ['customers:read'], expires_at: null, livemode: false, status: 'revoked', last4: 'abcd', created: T0, _organisation: 'org_1', _secret_hash: 'h2' },
+      ]);
+  });
+
+  it('customers: imported, then updated', async () => {
+    await projectionSpec(customersProjection)
+      .given([
+        {
+          type: 'CustomerImported',
+          data: { customerId: 'cus_1', organisationId: 'org_1', code: 'C1', name: 'Ada', firstName: null, lastName: null, email: null, accountingContactId: 'ct_1', source: 'created_contact' },
+        },
+        { type: 'CustomerUpdated', data: { customerId: 'cus_1', organisationId: 'org_1', changes: { status: 'inactive', email: 'ada@example.com' } } },
+      ])
+      .then('customers', [
+        { id: 'cus_1', object: 'customer', code: 'C1', name: 'Ada', first_name: null, last_name: null, email: 'ada@example.com', status: 'inactive', accounting_contact_id: 'ct_1', created: T0, _organisation: 'org_1' },
+      ]);
+  });
+
+  it('meters and charges: defined as created', async () => {
+    await projectionSpec(metersProjection)
+      .given([{ type: 'MeterDefined', data: { meterId: 'mtr_1', organisationId: 'org_1', code: 'api', name: 'API calls', unitLabels: { singular: 'call', plural: 'calls' } } }])
+      .then('meters', [{ id: 'mtr_1', object: 'meter', code: 'api', name: 'API calls', unit_labels: { singular: 'call', plural: 'calls' }, created: T0, _organisation: 'org_1' }]);
+    await projectionSpec(chargesProjection)
+      .given([
+        {
+          type: 'ChargeCreated',
+          data: { chargeId: 'chg_1', organisationId: 'org_1', code: 'setup', name: 'Setup', description: null, currency: 'GBP', price: '50.0000', allowsPriceOverride: false, status: 'active' },
+        },
+      ])
+      .then('charges', [
+        { id: 'chg_1', object: 'charge', code: 'setup', name: 'Setup', description: null, currency: 'GBP', price: '50.0000', allows_price_override: false, status: 'active', created: T0, _organisation: 'org_1' },
+      ]);
+  });
+
+  it('plans: created with tiers in snake case, then renamed and retired', async () => {
+    const plan = {
+      planId: 'plan_1',
+      organisationId: 'org_1',
+      code: 'team',
+      name: 'Team',
+      type: 'volume',
+      interval: { unit: 'month', count: 1 },
+      currency: 'GBP',
+      price: '0.0000',
+      minimumUnits: 1,
+      freeUnits: 0,
+      unitLabels: { singular: null, plural: null },
+      allowsPriceOverride: false,
+      status: 'active',
+      tiers: [{ fromUnits: 1, toUnits: null, price: '9.0000' }],
+      meters: [],
+    };
+    await projectionSpec(plansProjection)
+      .given([
+        { type: 'PlanCreated', data: plan },
+        { type: 'PlanUpdated', data: { planId: 'plan_1', organisationId: 'org_1', changes: { name: 'Team (old)', status: 'legacy' } } },
+      ])
+      .then('plans', [
+        {
+          id: 'plan_1',
+          object: 'plan',
+          code: 'team',
+          name: 'Team (old)',
+          type: 'volume',
+          interval: { unit: 'month', count: 1 },
+          currency: 'GBP',
+          price: '0.0000',
+          minimum_units: 1,
+          free_units: 0,
+          unit_labels: { singular: null, plural: null },
+          allows_price_override: false,
+          status: 'legacy',
+          tiers: [{ from_units: 1, to_units: null, price: '9.0000' }],
+          meters: [],
+          created: T0,
+          _organisation: 'org_1',
+        },
+      ]);
+  });
+
+  it('subscriptions: created, with its values computed from its price snapshot', async () => {
+    await projectionSpec(subscriptionsProjection)
+      .given([
+        {
+          type: 'SubscriptionCreated',
+          data: {
+            subscriptionId: 'sub_1',
+            organisationId: 'org_1',
+            customerId: 'cus_1',
+            customerCode: 'C1',
+            planId: 'plan_1',
+            currency: 'GBP',
+            interval: { unit: 'month', count: 1 },
+            timezone: 'Europe/London',
+            status: 'active',
+            startDate: '2026-01-01',
+            currentPeriodStart: '2026-01-01',
+            renewalDate: '2026-02-01',
+            endDate: null,
+            units: 5,
+            minimumUnits: 0,
+            discountPercent: '10.00',
+            invoiceReference: 'PO-1',
+            label: null,
+            endAfterCycles: null,
+            cpiEnabled: true,
+            pricing: { planType: 'per_unit', price: '10.0000', freeUnits: 0, tiers: [] },
+            meters: [],
+            planName: 'Seats',
+            firstInvoiceId: 'inv_1',
+            firstInvoiceCharges: [],
+          },
+        },
+      ])
+      .then('subscriptions', [
+        {
+          id: 'sub_1',
+          object: 'subscription',
+          customer: 'cus_1',
+          customer_code: 'C1',
+          plan: 'plan_1',
+          status: 'active',
+          currency: 'GBP',
+          interval: { unit: 'month', count: 1 },
+          timezone: 'Europe/London',
+          start_date: '2026-01-01',
+          renewal_date: '2026-02-01',
+          end_date: null,
+          units: 5,
+          minimum_units: 0,
+          discount_percent: '10.00',
+          cancel_at_period_end: false,
+          end_after_cycles: null,
+          label: null,
+          invoice_reference: 'PO-1',
+          // 5 × 10.0000 = 50.0000, less 10 % = 45.0000 a month; × 12 = 540.0000 a year.
+          renewal_value: '45.0000',
+          usage_value: '0.0000',
+          usage_value_annual: '0.0000',
+          minimum_usage_value: '0.0000',
+          meters: [],
+          cpi_enabled: true,
+          created: T0,
+          _organisation: 'org_1',
+        },
+      ]);
+  });
+
+  const raised = {
+    invoiceId: 'inv_1',
+    organisationId: 'org_1',
+    customerId: 'cus_1',
+    subscriptionId: 'sub_1',
+    currency: 'GBP',
+    reference: null,
+    invoiceDate: T0,
+    dueDate: null,
+    lines: [],
+    subtotal: '45.0000',
+  };
+
+  it('invoices: raised (not yet in the accounting system), then synced with its number and total', async () => {
+    const synced = { invoiceId: 'inv_1', accountingInvoiceId: 'ext_1', number: 'INV-0001', status: 'draft', total: '49.5000', amountPaid: '0.0000', creditNoteAmount: '0.0000', sent: false };
+    await projectionSpec(invoicesProjection)
+      .given([{ type: 'InvoiceRaised', data: raised }, { type: 'InvoiceSynced', data: synced }])
+      .then('invoices', [
+        {
+          id: 'inv_1',
+          object: 'invoice',
+          customer: 'cus_1',
+          subscription: 'sub_1',
+          number: 'INV-0001',
+          reference: null,
+          status: 'draft',
+          currency: 'GBP',
+          invoice_date: T0,
+          due_date: null,
+          subtotal: '45.0000',
+          total: '49.5000',
+          credit_note_amount: '0.0000',
+          amount_paid: '0.0000',
+          sent: false,
+          accounting: { sync_status: 'synced', invoice_id: 'ext_1', sync_error: null },
+          lines: [],
+          created: T0,
+          _organisation: 'org_1',
+        },
+      ]);
+  });
+
+  it('invoices: a refused push leaves it failed with the system’s message', async () => {
+    await projectionSpec(invoicesProjection)
+      .given([{ type: 'InvoiceRaised', data: raised }, { type: 'InvoiceSyncFailed', data: { invoiceId: 'inv_1', error: 'Account 200 is archived' } }])
+      .then('invoices', [
+        expect.objectContaining({ id: 'inv_1', status: 'not_in_external', total: '45.0000', accounting: { sync_status: 'failed', invoice_id: null, sync_error: 'Account 200 is archived' } }),
+      ]);
+  });
+});

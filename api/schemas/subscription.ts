@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { INTERVAL_UNITS } from '../../domain/catalogue/types';
 import { isCalendarDate } from '../../domain/pricing/calendar';
+import { formatPercent, parsePercent } from '../../domain/pricing/percent';
 import { customerFields } from './customer';
 import { amountInput, amountOutput } from './money';
 
@@ -21,11 +22,8 @@ export const createSubscriptionBody = z.strictObject({
   discount_percent: z
     .string()
     .regex(/^\d{1,3}(\.\d{1,2})?$/, 'must be a decimal percent with at most 2 places, e.g. "12.50"')
-    .refine((text) => Number.parseFloat(text) <= 100, 'must be 0.00 to 100.00')
-    .transform((text) => {
-      const [whole = '0', fraction = ''] = text.split('.');
-      return `${Number.parseInt(whole, 10)}.${fraction.padEnd(2, '0')}`;
-    })
+    .refine((text) => parsePercent(text) !== null, 'must be 0.00 to 100.00')
+    .transform((text) => formatPercent(parsePercent(text)!))
     .default('0.00'),
   invoice_reference: z.string().max(255).nullable().optional(),
   start_date: z.string().refine(isCalendarDate, 'must be a date YYYY-MM-DD').optional(),

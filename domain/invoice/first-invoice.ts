@@ -1,7 +1,7 @@
 import { planHasUnits } from '../catalogue/types';
 import { addDaysToInstant, startOfDate } from '../pricing/calendar';
 import { formatMoney, type Money, parseMoney, sum } from '../pricing/money';
-import { discountOf, parsePercent } from '../pricing/percent';
+import { discountOf, netOf, parsePercent } from '../pricing/percent';
 import { planAmount } from '../pricing/pricing';
 import type { SubscriptionCreatedData } from '../subscription/events';
 import type { InvoiceLine, InvoiceRaised } from './events';
@@ -21,10 +21,10 @@ const line = (
   ...fields,
   amount: formatMoney(amount),
   discountAmount: formatMoney(discount),
-  chargeAmount: formatMoney(amount - discount),
+  chargeAmount: formatMoney(netOf(amount, discount)),
   // The accounting line carries the net amount once, so its total is exact whatever its rounding.
   quantity: '1',
-  unitAmount: formatMoney(amount - discount),
+  unitAmount: formatMoney(netOf(amount, discount)),
   account: 'revenue',
 });
 

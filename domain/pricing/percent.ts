@@ -16,3 +16,9 @@ export const formatPercent = (value: Percent): string => `${value / 100n}.${(val
 
 /** discount_amount = round(amount × percent / 100), half away from zero. */
 export const discountOf = (amount: Money, percent: Percent): Money => divideRounded(amount * percent, 10_000n);
+
+/** What is billed after the discount: amount − discount_amount, the one place "net of discount" is computed. */
+export const netOf = (amount: Money, discount: Money): Money => amount - discount;
+
+/** The amount net of `percent` off. */
+export const netOfDiscount = (amount: Money, percent: Percent): Money => netOf(amount, discountOf(amount, percent));

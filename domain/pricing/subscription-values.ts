@@ -1,6 +1,6 @@
 import { divideRounded, formatMoney, type Money, sum } from './money';
 import type { Interval } from './calendar';
-import { discountOf, type Percent } from './percent';
+import { netOfDiscount, type Percent } from './percent';
 import { billedQuantity, meterAmount, type MeterPricing, planAmount, type PlanPricing } from './pricing';
 
 export type SubscriptionValues = Readonly<{
@@ -10,7 +10,6 @@ export type SubscriptionValues = Readonly<{
   usage_value_annual: string;
 }>;
 
-const net = (amount: Money, percent: Percent): Money => amount - discountOf(amount, percent);
 
 /**
  * `renewal_value`: what the next period is certain to bill, net of discount (the plan at the
@@ -27,10 +26,10 @@ export const subscriptionValues = (input: {
   /** Above-minimum usage amounts of each closed usage period, oldest first. */
   closedPeriodsAboveMinimum?: readonly Money[];
 }): SubscriptionValues => {
-  const minimums = sum(input.meters.map((meter) => net(meterAmount(meter, billedQuantity(meter, 0n)), input.discount)));
-  const renewal = net(planAmount(input.plan, input.units), input.discount) + minimums;
+  const minimums = sum(input.meters.map((meter) => netOfDiscount(meterAmount(meter, billedQuantity(meter, 0n)), input.discount)));
+  const renewal = netOfDiscount(planAmount(input.plan, input.units), input.discount) + minimums;
   const recent = (input.closedPeriodsAboveMinimum ?? []).slice(-3);
-  const usage = recent.length === 0 ? 0n : divideRounded(sum(recent.map((amount) => net(amount, input.discount))), BigInt(recent.length));
+  const usage = recent.length === 0 ? 0n : divideRounded(sum(recent.map((amount) => netOfDiscount(amount, input.discount))), BigInt(recent.length));
   const perYear = { day: 365n, week: 52n, month: 12n, year: 1n }[input.interval.unit];
   return {
     renewal_value: formatMoney(renewal),

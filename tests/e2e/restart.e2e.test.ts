@@ -19,6 +19,13 @@ describe('the real server process', () => {
     });
     expect(created.status).toBe(201);
     const organisation = (await created.json()) as { id: string; name: string };
+    // npm run admin: one operator call with the token from the data directory.
+    const admin = runNode('service/cli/admin.js', ['GET', `/admin/v1/organisations/${organisation.id}`], { DATA_DIR: dataDir, ADMIN_URL: first.url });
+    expect(admin.status).toBe(0);
+    expect(JSON.parse(admin.stdout.replace(/^200 /, ''))).toEqual(organisation);
+    const missing = runNode('service/cli/admin.js', ['GET', '/admin/v1/organisations/org_nothing'], { DATA_DIR: dataDir, ADMIN_URL: first.url });
+    expect(missing.status).toBe(1);
+    expect(missing.stdout).toMatch(/^404 .*organisation_not_found/);
     expect(await first.stop()).toBe(0);
 
     const second = await startServiceProcess({ DATA_DIR: dataDir });

@@ -19,19 +19,10 @@ import type { DomainEvent } from '../../domain/shared/decider';
 import type { AccountingSystem } from '../../infra/accounting/port';
 import { derivedId } from '../../infra/ids';
 import { handlerSpec, specCaller } from '../support/handler-spec';
+import { organisationSettings } from '../support/organisation-fixtures';
 
 const org = { id: 'org_1', livemode: true };
-const settings = {
-  name: 'Acme',
-  timezone: 'Europe/London',
-  defaultCurrency: 'GBP',
-  setupMode: false,
-  canCreateAccountingContacts: false,
-  renewalLeadDays: 7,
-  usageGraceDays: 1,
-  paymentTermsDays: 14,
-  unitChangeDocument: 'separate' as const,
-};
+const settings = organisationSettings;
 const organisationCreated = { type: 'OrganisationCreated', data: { organisationId: 'org_1', livemode: true, liveOrganisationId: null, settings } };
 const noCopy = { settings: false, catalogue: false, customers: false, subscriptions: false };
 

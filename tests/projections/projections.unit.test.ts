@@ -7,19 +7,10 @@ import { organisationsProjection } from '../../projections/organisations';
 import { plansProjection } from '../../projections/plans';
 import { subscriptionsProjection } from '../../projections/subscriptions';
 import { projectionSpec } from '../support/projection-spec';
+import { organisationSettings } from '../support/organisation-fixtures';
 
 const T0 = '2026-01-01T00:00:00.000Z';
-const settings = {
-  name: 'Acme',
-  timezone: 'Europe/London',
-  defaultCurrency: 'GBP',
-  setupMode: false,
-  canCreateAccountingContacts: false,
-  renewalLeadDays: 7,
-  usageGraceDays: 1,
-  paymentTermsDays: 14,
-  unitChangeDocument: 'separate',
-};
+const settings = organisationSettings;
 
 describe('projections: given events, then documents', () => {
   it('organisations: creation, settings, accounting connection, account mapping, plan limits and sandbox', async () => {

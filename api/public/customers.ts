@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { importCustomer } from '../../commands/customer/import-customer';
-import { CUSTOMERS, type CustomerDoc } from '../../projections/customers';
+import { CUSTOMER_STATUSES, CUSTOMERS, type CustomerDoc } from '../../projections/customers';
 import type { ApiDeps } from '../deps';
 import { permissionError } from '../errors';
 import { findOwned } from '../find-owned';
@@ -15,7 +15,7 @@ import { publicRoute } from './public-route';
 const customersQuery = listQuery({
   code: z.string().min(1).optional(),
   email: z.string().min(1).optional().describe('Case-insensitive'),
-  status: csvEnum(['active', 'inactive']).optional(),
+  status: csvEnum(CUSTOMER_STATUSES).optional(),
 });
 
 export const customerRoutes = (router: Router, registry: RouteRegistry, deps: ApiDeps): void => {

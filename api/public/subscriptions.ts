@@ -1,21 +1,14 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { createSubscription } from '../../commands/subscription/create-subscription';
-import { INVOICES, type InvoiceDoc } from '../../projections/invoices';
-import { SUBSCRIPTIONS, type SubscriptionDoc } from '../../projections/subscriptions';
+import { INVOICE_STATUSES, INVOICES, type InvoiceDoc } from '../../projections/invoices';
+import { SUBSCRIPTION_STATUSES, SUBSCRIPTIONS, type SubscriptionDoc } from '../../projections/subscriptions';
 import type { ApiDeps } from '../deps';
 import { findOwned } from '../find-owned';
 import { csvEnum, listOf, listPage, listQuery, publicView } from '../paging';
 import { readAfterWrite } from '../read-after-write';
 import type { RouteRegistry } from '../route';
-import {
-  createdSubscriptionObject,
-  createSubscriptionBody,
-  INVOICE_STATUSES,
-  invoiceObject,
-  SUBSCRIPTION_STATUSES,
-  subscriptionObject,
-} from '../schemas/subscription';
+import { createdSubscriptionObject, createSubscriptionBody, invoiceObject, subscriptionObject } from '../schemas/subscription';
 import { apiCaller } from './api-caller';
 import { publicRoute } from './public-route';
 

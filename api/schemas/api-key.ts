@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SCOPES } from '../../domain/api-key/scopes';
+import { apiKeyDocument } from '../../projections/api-keys';
 
 export const createApiKeyBody = z.strictObject({
   name: z.string().min(1).max(255),
@@ -9,19 +10,7 @@ export const createApiKeyBody = z.strictObject({
   expires_at: z.iso.datetime({ offset: true }).nullable().optional().describe('ISO 8601; omitted or null: never'),
 });
 
-export const apiKeyObject = z
-  .object({
-    id: z.string(),
-    object: z.literal('api_key'),
-    name: z.string(),
-    scopes: z.array(z.enum(SCOPES)),
-    expires_at: z.string().nullable(),
-    livemode: z.boolean(),
-    status: z.enum(['active', 'revoked']),
-    last4: z.string(),
-    created: z.string(),
-  })
-  .meta({ id: 'ApiKey' });
+export const apiKeyObject = apiKeyDocument.omit({ _organisation: true, _secret_hash: true }).meta({ id: 'ApiKey' });
 
 export const createdApiKeyObject = apiKeyObject
   .extend({ key: z.string().describe('The secret; shown only in this answer') })

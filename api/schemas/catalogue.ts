@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { CATALOGUE_STATUSES, INTERVAL_UNITS, METER_MODELS, PLAN_TYPES } from '../../domain/catalogue/types';
-import { amountInput, amountOutput } from './money';
+import { chargeDocument } from '../../projections/charges';
+import { meterDocument } from '../../projections/meters';
+import { planDocument } from '../../projections/plans';
+import { amountInput } from './money';
 import { currencySchema } from './organisation';
 
 const code = z.string().min(1).max(50).regex(/^[\x21-\x7E]+$/, 'printable characters without spaces');
@@ -62,59 +65,6 @@ export const createChargeBody = z.strictObject({
   status: z.enum(CATALOGUE_STATUSES).default('active'),
 });
 
-const unitLabelsObject = z.object({ singular: z.string().nullable(), plural: z.string().nullable() });
-const tierObject = z.object({ from_units: z.number().int(), to_units: z.number().int().nullable(), price: amountOutput }).meta({ id: 'Tier' });
-
-export const meterObject = z
-  .object({ id: z.string(), object: z.literal('meter'), code: z.string(), name: z.string(), unit_labels: unitLabelsObject, created: z.string() })
-  .meta({ id: 'Meter' });
-
-export const planObject = z
-  .object({
-    id: z.string(),
-    object: z.literal('plan'),
-    code: z.string(),
-    name: z.string(),
-    type: z.enum(PLAN_TYPES),
-    interval: z.object({ unit: z.enum(INTERVAL_UNITS), count: z.number().int() }),
-    currency: z.string(),
-    price: amountOutput,
-    minimum_units: z.number().int(),
-    free_units: z.number().int(),
-    unit_labels: unitLabelsObject,
-    allows_price_override: z.boolean(),
-    status: z.enum(CATALOGUE_STATUSES),
-    tiers: z.array(tierObject),
-    meters: z.array(
-      z
-        .object({
-          meter: z.string(),
-          meter_code: z.string(),
-          name: z.string(),
-          unit_labels: unitLabelsObject,
-          pricing_model: z.enum(METER_MODELS),
-          price: amountOutput.nullable(),
-          included_units: z.number().int().nullable(),
-          minimum_units: z.number().int(),
-          tiers: z.array(tierObject),
-        })
-        .meta({ id: 'PlanMeter' }),
-    ),
-    created: z.string(),
-  })
-  .meta({ id: 'Plan' });
-
-export const chargeObject = z
-  .object({
-    id: z.string(),
-    object: z.literal('charge'),
-    code: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    currency: z.string(),
-    price: amountOutput,
-    allows_price_override: z.boolean(),
-    status: z.enum(CATALOGUE_STATUSES),
-    created: z.string(),
-  })
-  .meta({ id: 'Charge' });
+export const meterObject = meterDocument.omit({ _organisation: true }).meta({ id: 'Meter' });
+export const planObject = planDocument.omit({ _organisation: true }).meta({ id: 'Plan' });
+export const chargeObject = chargeDocument.omit({ _organisation: true }).meta({ id: 'Charge' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CUSTOMER_STATUSES, customerDocument } from '../../projections/customers';
 
 /** 1 to 50 printable characters; no quotes, no backslashes, no space at either end. */
 export const customerCode = z
@@ -22,22 +23,9 @@ export const customerFields = {
 export const createCustomerBody = z.strictObject({ code: customerCode, ...customerFields });
 
 export const updateCustomerBody = z.strictObject({
-  status: z.enum(['active', 'inactive']).optional(),
+  status: z.enum(CUSTOMER_STATUSES).optional(),
   name: customerFields.name.optional(),
   email: customerFields.email,
 });
 
-export const customerObject = z
-  .object({
-    id: z.string(),
-    object: z.literal('customer'),
-    code: z.string().nullable(),
-    name: z.string().nullable(),
-    first_name: z.string().nullable(),
-    last_name: z.string().nullable(),
-    email: z.string().nullable(),
-    status: z.enum(['active', 'inactive']),
-    accounting_contact_id: z.string().nullable(),
-    created: z.string(),
-  })
-  .meta({ id: 'Customer' });
+export const customerObject = customerDocument.omit({ _organisation: true }).meta({ id: 'Customer' });

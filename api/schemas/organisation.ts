@@ -1,6 +1,7 @@
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { UNIT_CHANGE_DOCUMENTS } from '../../domain/organisation/settings';
+import { organisationDocument } from '../../projections/organisations';
 
 export const timezoneSchema = z
   .string()
@@ -39,29 +40,4 @@ const planLimits = z
 
 export const updateOrganisationBody = z.strictObject({ ...organisationSettingsFields, plan_limits: planLimits }).partial();
 
-export const organisationObject = z
-  .object({
-    id: z.string(),
-    object: z.literal('organisation'),
-    name: z.string(),
-    timezone: z.string(),
-    default_currency: z.string().nullable(),
-    setup_mode: z.boolean(),
-    can_create_accounting_contacts: z.boolean(),
-    livemode: z.boolean(),
-    renewal_lead_days: z.number().int(),
-    usage_grace_days: z.number().int(),
-    payment_terms_days: z.number().int(),
-    unit_change_document: z.enum(UNIT_CHANGE_DOCUMENTS),
-    sandbox: z.string().nullable(),
-    live_organisation: z.string().nullable(),
-    accounting: z.object({
-      connected: z.boolean(),
-      tenant_id: z.string().nullable(),
-      revenue_account: z.string().nullable(),
-      usage_revenue_account: z.string().nullable(),
-    }),
-    plan_limits: z.object({ customers: z.number().int().nullable(), subscriptions: z.number().int().nullable() }),
-    created: z.string(),
-  })
-  .meta({ id: 'Organisation' });
+export const organisationObject = organisationDocument.meta({ id: 'Organisation' });

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { INTERVAL_UNITS } from '../../domain/catalogue/types';
 import { isCalendarDate } from '../../domain/pricing/calendar';
+import { invoiceDocument } from '../../projections/invoices';
+import { subscriptionDocument } from '../../projections/subscriptions';
 import { customerFields } from './customer';
-import { amountInput, amountOutput } from './money';
+import { amountInput } from './money';
 
 const count = z.number().int().min(0).max(999_999_999);
 
@@ -48,86 +49,10 @@ export const createSubscriptionBody = z.strictObject({
   cpi_enabled: z.boolean().default(false),
 });
 
-const invoiceLineObject = z
-  .object({
-    id: z.string(),
-    type: z.enum(['subscription', 'addon', 'charge', 'usage']).nullable(),
-    revenue_type: z.enum(['new_subscription', 'expansion', 'renewal', 'usage']).nullable(),
-    meter: z.string().nullable(),
-    usage_quantity: z.string().nullable(),
-    name: z.string().nullable(),
-    description: z.string().nullable(),
-    units: z.number().int().nullable(),
-    amount: amountOutput,
-    discount_amount: amountOutput,
-    charge_amount: amountOutput,
-    effective_date: z.string().nullable(),
-  })
-  .meta({ id: 'InvoiceLine' });
+/** Response objects are the read models' documents without their internal (`_`-prefixed) fields. */
+export const invoiceObject = invoiceDocument.omit({ _organisation: true }).meta({ id: 'Invoice' });
 
-export const INVOICE_STATUSES = ['draft', 'awaiting_approval', 'approved', 'paid', 'voided', 'deleted', 'not_in_external'] as const;
-
-export const invoiceObject = z
-  .object({
-    id: z.string(),
-    object: z.literal('invoice'),
-    customer: z.string(),
-    subscription: z.string().nullable(),
-    number: z.string().nullable(),
-    reference: z.string().nullable(),
-    status: z.enum(INVOICE_STATUSES),
-    currency: z.string(),
-    invoice_date: z.string(),
-    due_date: z.string().nullable(),
-    subtotal: amountOutput,
-    total: amountOutput,
-    credit_note_amount: amountOutput,
-    amount_paid: amountOutput.nullable(),
-    sent: z.boolean(),
-    accounting: z.object({
-      sync_status: z.enum(['synced', 'pending', 'failed']),
-      invoice_id: z.string().nullable(),
-      sync_error: z.string().nullable(),
-    }),
-    lines: z.array(invoiceLineObject),
-    created: z.string(),
-  })
-  .meta({ id: 'Invoice' });
-
-export const SUBSCRIPTION_STATUSES = ['pending', 'active', 'complete', 'ended'] as const;
-
-export const subscriptionObject = z
-  .object({
-    id: z.string(),
-    object: z.literal('subscription'),
-    customer: z.string(),
-    customer_code: z.string().nullable(),
-    plan: z.string(),
-    status: z.enum(SUBSCRIPTION_STATUSES),
-    currency: z.string(),
-    interval: z.object({ unit: z.enum(INTERVAL_UNITS), count: z.number().int() }),
-    timezone: z.string(),
-    start_date: z.string(),
-    renewal_date: z.string().nullable(),
-    end_date: z.string().nullable(),
-    units: z.number().int(),
-    minimum_units: z.number().int(),
-    discount_percent: z.string(),
-    cancel_at_period_end: z.boolean(),
-    end_after_cycles: z.number().int().nullable(),
-    label: z.string().nullable(),
-    invoice_reference: z.string().nullable(),
-    renewal_value: amountOutput,
-    usage_value: amountOutput,
-    usage_value_annual: amountOutput,
-    minimum_usage_value: amountOutput,
-    meters: z.array(
-      z.object({ meter: z.string(), meter_code: z.string(), name: z.string(), minimum_units: z.number().int(), plan_minimum_units: z.number().int() }),
-    ),
-    cpi_enabled: z.boolean(),
-    created: z.string(),
-  })
-  .meta({ id: 'Subscription' });
+export const subscriptionObject = subscriptionDocument.omit({ _organisation: true }).meta({ id: 'Subscription' });
 
 export const createdSubscriptionObject = subscriptionObject
   .extend({ invoice: invoiceObject.nullable() })

@@ -8,7 +8,7 @@ import { findOwned } from '../find-owned';
 import { csvEnum, listOf, listPage, listQuery, publicView } from '../paging';
 import { readAfterWrite } from '../read-after-write';
 import type { RouteRegistry } from '../route';
-import { createCustomerBody, customerObject } from '../schemas/customer';
+import { createCustomerBody, customerObject, toCustomerInput } from '../schemas/customer';
 import { apiCaller } from './api-caller';
 import { publicRoute } from './public-route';
 
@@ -62,13 +62,7 @@ export const customerRoutes = (router: Router, registry: RouteRegistry, deps: Ap
       if (!organisation.can_create_accounting_contacts) {
         throw permissionError('accounting_contact_creation_disabled', 'The organisation has not allowed the API to create customers.');
       }
-      const { customerId, created, position } = await importCustomer(deps, apiCaller(req), organisation, {
-        code: body.code,
-        name: body.name,
-        firstName: body.first_name ?? null,
-        lastName: body.last_name ?? null,
-        email: body.email ?? null,
-      });
+      const { customerId, created, position } = await importCustomer(deps, apiCaller(req), organisation, toCustomerInput(body));
       const customer = await readAfterWrite(deps, position, () => findOwned<CustomerDoc>(deps, CUSTOMERS, organisation.id, customerId, 'customer_not_found'));
       return { status: created ? 201 : 200, body: publicView(customer) };
     },

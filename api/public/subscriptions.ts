@@ -8,7 +8,13 @@ import { findOwned } from '../find-owned';
 import { csvEnum, listOf, listPage, listQuery, publicView } from '../paging';
 import { readAfterWrite } from '../read-after-write';
 import type { RouteRegistry } from '../route';
-import { createdSubscriptionObject, createSubscriptionBody, invoiceObject, subscriptionObject } from '../schemas/subscription';
+import {
+  createdSubscriptionObject,
+  createSubscriptionBody,
+  invoiceObject,
+  subscriptionObject,
+  toCreateSubscriptionInput,
+} from '../schemas/subscription';
 import { apiCaller } from './api-caller';
 import { publicRoute } from './public-route';
 
@@ -39,31 +45,7 @@ export const subscriptionRoutes = (router: Router, registry: RouteRegistry, deps
         deps,
         apiCaller(req),
         { organisationId: organisation.id, apiKeyId: req.auth!.apiKey.id, idempotencyKey: req.header('Idempotency-Key')! },
-        {
-          customerCode: body.customer_code,
-          createCustomer: body.create_customer
-            ? {
-                name: body.create_customer.name,
-                email: body.create_customer.email ?? null,
-                firstName: body.create_customer.first_name ?? null,
-                lastName: body.create_customer.last_name ?? null,
-              }
-            : null,
-          planCode: body.plan_code,
-          charges: body.charges.map((c) => ({ chargeId: c.charge, quantity: c.quantity, price: c.price ?? null, applyDiscount: c.apply_discount })),
-          request: {
-            units: body.units ?? null,
-            discountPercent: body.discount_percent,
-            invoiceReference: body.invoice_reference ?? null,
-            startDate: body.start_date ?? null,
-            flatFeePrice: body.flat_fee_price ?? null,
-            minimumUnits: body.minimum_units ?? null,
-            meters: body.meters.map((m) => ({ meterCode: m.meter_code, minimumUnits: m.minimum_units })),
-            endAfterCycles: body.end_after_cycles,
-            label: body.label ?? null,
-            cpiEnabled: body.cpi_enabled,
-          },
-        },
+        toCreateSubscriptionInput(body),
       );
       const [subscription, invoice] = await readAfterWrite(deps, position, () =>
         Promise.all([

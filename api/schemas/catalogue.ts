@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import type { createCharge } from '../../commands/catalogue/create-charge';
+import type { PlanInput } from '../../commands/catalogue/create-plan';
+import type { defineMeter } from '../../commands/catalogue/define-meter';
 import { CATALOGUE_STATUSES, INTERVAL_UNITS, METER_MODELS, PLAN_TYPES } from '../../domain/catalogue/types';
 import { chargeDocument } from '../../projections/charges';
 import { meterDocument } from '../../projections/meters';
@@ -20,6 +23,12 @@ export const createMeterBody = z.strictObject({
   code,
   name: z.string().min(1).max(255),
   unit_labels: labels.default({ singular: null, plural: null }),
+});
+
+export const toMeterInput = (body: z.infer<typeof createMeterBody>): Parameters<typeof defineMeter>[3] => ({
+  code: body.code,
+  name: body.name,
+  unitLabels: body.unit_labels,
 });
 
 export const createPlanBody = z.strictObject({
@@ -50,6 +59,32 @@ export const createPlanBody = z.strictObject({
     .default([]),
 });
 
+const toTiers = (list: readonly z.infer<typeof tierInput>[]) => list.map((t) => ({ fromUnits: t.from_units, toUnits: t.to_units, price: t.price }));
+
+export const toPlanInput = (body: z.infer<typeof createPlanBody>): PlanInput => ({
+  code: body.code,
+  name: body.name,
+  type: body.type,
+  interval: body.interval,
+  currency: body.currency,
+  price: body.price,
+  minimumUnits: body.minimum_units,
+  freeUnits: body.free_units,
+  unitLabels: body.unit_labels,
+  allowsPriceOverride: body.allows_price_override,
+  status: body.status,
+  tiers: toTiers(body.tiers),
+  meters: body.meters.map((meter) => ({
+    meterCode: meter.meter_code,
+    pricingModel: meter.pricing_model,
+    price: meter.price,
+    includedUnits: meter.included_units,
+    minimumUnits: meter.minimum_units,
+    tiers: toTiers(meter.tiers),
+  })),
+});
+
+/** Its fields are named as the plan's definition names them: the body is the command's changes as it is. */
 export const updatePlanBody = z.strictObject({
   status: z.enum(CATALOGUE_STATUSES).optional(),
   name: z.string().min(1).max(255).optional(),
@@ -63,6 +98,16 @@ export const createChargeBody = z.strictObject({
   price: amountInput,
   allows_price_override: z.boolean().default(false),
   status: z.enum(CATALOGUE_STATUSES).default('active'),
+});
+
+export const toChargeInput = (body: z.infer<typeof createChargeBody>): Parameters<typeof createCharge>[3] => ({
+  code: body.code,
+  name: body.name,
+  description: body.description,
+  currency: body.currency,
+  price: body.price,
+  allowsPriceOverride: body.allows_price_override,
+  status: body.status,
 });
 
 export const meterObject = meterDocument.omit({ _organisation: true }).meta({ id: 'Meter' });

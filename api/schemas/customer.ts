@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CustomerInput } from '../../commands/customer/import-customer';
 import { CUSTOMER_STATUSES, customerDocument } from '../../projections/customers';
 
 /** 1 to 50 printable characters; no quotes, no backslashes, no space at either end. */
@@ -21,6 +22,18 @@ export const customerFields = {
 };
 
 export const createCustomerBody = z.strictObject({ code: customerCode, ...customerFields });
+
+type CustomerFieldsBody = { name: string; first_name?: string | null; last_name?: string | null; email?: string | null };
+
+/** The customer's fields of a body (a create body, or a subscription's `create_customer`), as commands take them. */
+export const toCustomerFields = (body: CustomerFieldsBody): Omit<CustomerInput, 'code'> => ({
+  name: body.name,
+  firstName: body.first_name ?? null,
+  lastName: body.last_name ?? null,
+  email: body.email ?? null,
+});
+
+export const toCustomerInput = (body: z.infer<typeof createCustomerBody>): CustomerInput => ({ code: body.code, ...toCustomerFields(body) });
 
 export const updateCustomerBody = z.strictObject({
   status: z.enum(CUSTOMER_STATUSES).optional(),

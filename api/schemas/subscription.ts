@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import type { CreateSubscriptionInput } from '../../commands/subscription/create-subscription';
 import { isCalendarDate } from '../../domain/pricing/calendar';
 import { invoiceDocument } from '../../projections/invoices';
 import { subscriptionDocument } from '../../projections/subscriptions';
-import { customerFields } from './customer';
+import { customerFields, toCustomerFields } from './customer';
 import { amountInput } from './money';
 
 const count = z.number().int().min(0).max(999_999_999);
@@ -47,6 +48,25 @@ export const createSubscriptionBody = z.strictObject({
   end_after_cycles: z.number().int().min(1).max(10_000).nullable().default(null),
   label: z.string().max(255).nullable().optional(),
   cpi_enabled: z.boolean().default(false),
+});
+
+export const toCreateSubscriptionInput = (body: z.infer<typeof createSubscriptionBody>): CreateSubscriptionInput => ({
+  customerCode: body.customer_code,
+  createCustomer: body.create_customer ? toCustomerFields(body.create_customer) : null,
+  planCode: body.plan_code,
+  charges: body.charges.map((c) => ({ chargeId: c.charge, quantity: c.quantity, price: c.price ?? null, applyDiscount: c.apply_discount })),
+  request: {
+    units: body.units ?? null,
+    discountPercent: body.discount_percent,
+    invoiceReference: body.invoice_reference ?? null,
+    startDate: body.start_date ?? null,
+    flatFeePrice: body.flat_fee_price ?? null,
+    minimumUnits: body.minimum_units ?? null,
+    meters: body.meters.map((m) => ({ meterCode: m.meter_code, minimumUnits: m.minimum_units })),
+    endAfterCycles: body.end_after_cycles,
+    label: body.label ?? null,
+    cpiEnabled: body.cpi_enabled,
+  },
 });
 
 /** Response objects are the read models' documents without their internal (`_`-prefixed) fields. */

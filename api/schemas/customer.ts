@@ -23,10 +23,8 @@ export const customerFields = {
 
 export const createCustomerBody = z.strictObject({ code: customerCode, ...customerFields });
 
-type CustomerFieldsBody = { name: string; first_name?: string | null; last_name?: string | null; email?: string | null };
-
 /** The customer's fields of a body (a create body, or a subscription's `create_customer`), as commands take them. */
-export const toCustomerFields = (body: CustomerFieldsBody): Omit<CustomerInput, 'code'> => ({
+export const toCustomerFields = (body: Omit<z.infer<typeof createCustomerBody>, 'code'>): Omit<CustomerInput, 'code'> => ({
   name: body.name,
   firstName: body.first_name ?? null,
   lastName: body.last_name ?? null,

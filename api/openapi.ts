@@ -1,27 +1,8 @@
 import { z } from 'zod';
 import type { RouteSpec } from './route';
+import { errorObject } from './schemas/error';
 
 type Json = Record<string, unknown>;
-
-const errorBody = z
-  .object({
-    error: z.object({
-      type: z.enum([
-        'authentication_error',
-        'permission_error',
-        'invalid_request_error',
-        'not_found',
-        'conflict',
-        'rate_limit_error',
-        'api_error',
-      ]),
-      code: z.string(),
-      message: z.string(),
-      param: z.string().optional(),
-      request_id: z.string(),
-    }),
-  })
-  .meta({ id: 'Error' });
 
 const ERROR_STATUSES: Record<number, string> = {
   400: 'Malformed JSON body',
@@ -34,6 +15,15 @@ const ERROR_STATUSES: Record<number, string> = {
   429: 'Too many requests',
   500: 'Server-side failure',
   502: 'The accounting system refused or failed',
+};
+
+/** The error statuses a route may answer with: the common ones, its own, and those its auth and idempotency bring. */
+export const errorStatuses = (route: RouteSpec): number[] => {
+  const statuses = new Set<number>([400, 404, 413, 422, 429, 500, ...(route.errors ?? [])]);
+  if (route.auth !== 'none') statuses.add(401);
+  if (route.auth === 'api_key') statuses.add(403);
+  if (route.idempotencyKey) statuses.add(409);
+  return [...statuses].sort();
 };
 
 /** Converts one zod schema; named schemas (`.meta({ id })`) become shared components. */
@@ -83,11 +73,7 @@ const operation = (route: RouteSpec, components: Json): Json => {
   const success = { ...(route.response ? { content: { 'application/json': { schema: toSchema(route.response, 'output', components) } } } : {}) };
   const responses: Json = { [String(route.status)]: { description: 'Success', ...success } };
   if (route.alsoStatus) responses[String(route.alsoStatus)] = { description: 'Success: the object already existed', ...success };
-  const statuses = new Set<number>([400, 404, 413, 422, 429, 500, ...(route.errors ?? [])]);
-  if (route.auth !== 'none') statuses.add(401);
-  if (route.auth === 'api_key') statuses.add(403);
-  if (route.idempotencyKey) statuses.add(409);
-  for (const status of [...statuses].sort()) {
+  for (const status of errorStatuses(route)) {
     responses[String(status)] = {
       description: ERROR_STATUSES[status] ?? 'Error',
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
@@ -110,7 +96,7 @@ const operation = (route: RouteSpec, components: Json): Json => {
 /** The OpenAPI 3.1 document of the routes under one prefix, generated from the schemas they validate with. */
 export const openApiDocument = (routes: readonly RouteSpec[], info: { title: string; description: string }): Json => {
   const components: Json = {};
-  toSchema(errorBody, 'output', components);
+  toSchema(errorObject, 'output', components);
   const paths: Record<string, Json> = {};
   for (const route of routes) {
     paths[route.path] = { ...paths[route.path], [route.method]: operation(route, components) };

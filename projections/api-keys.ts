@@ -1,23 +1,25 @@
+import { z } from 'zod';
 import type { ApiKeyEvent } from '../domain/api-key/events';
-import type { Scope } from '../domain/api-key/scopes';
+import { SCOPES } from '../domain/api-key/scopes';
 import type { Projection } from './projection';
 
 export const API_KEYS = 'api_keys';
 
-/** An API key record; `_`-prefixed fields are internal and never shown. */
-export type ApiKeyDoc = {
-  id: string;
-  object: 'api_key';
-  name: string;
-  scopes: Scope[];
-  expires_at: string | null;
-  livemode: boolean;
-  status: 'active' | 'revoked';
-  last4: string;
-  created: string;
-  _organisation: string;
-  _secret_hash: string;
-};
+/** An API key record: the ApiKey object of the API document plus internal (`_`-prefixed, never shown) fields. */
+export const apiKeyDocument = z.object({
+  id: z.string(),
+  object: z.literal('api_key'),
+  name: z.string(),
+  scopes: z.array(z.enum(SCOPES)),
+  expires_at: z.string().nullable(),
+  livemode: z.boolean(),
+  status: z.enum(['active', 'revoked']),
+  last4: z.string(),
+  created: z.string(),
+  _organisation: z.string(),
+  _secret_hash: z.string(),
+});
+export type ApiKeyDoc = z.infer<typeof apiKeyDocument>;
 
 export const apiKeysProjection: Projection = {
   name: 'api_keys',

@@ -1,21 +1,26 @@
+import { z } from 'zod';
+import { CATALOGUE_STATUSES } from '../domain/catalogue/types';
 import type { ChargeEvent } from '../domain/charge/events';
+import { amountOutput } from './amount';
 import type { Projection } from './projection';
 
 export const CHARGES = 'charges';
 
-export type ChargeDoc = {
-  id: string;
-  object: 'charge';
-  code: string;
-  name: string;
-  description: string | null;
-  currency: string;
-  price: string;
-  allows_price_override: boolean;
-  status: string;
-  created: string;
-  _organisation: string;
-};
+/** The Charge object of the API document; `_`-prefixed fields are internal. */
+export const chargeDocument = z.object({
+  id: z.string(),
+  object: z.literal('charge'),
+  code: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  currency: z.string(),
+  price: amountOutput,
+  allows_price_override: z.boolean(),
+  status: z.enum(CATALOGUE_STATUSES),
+  created: z.string(),
+  _organisation: z.string(),
+});
+export type ChargeDoc = z.infer<typeof chargeDocument>;
 
 export const chargesProjection: Projection = {
   name: 'charges',

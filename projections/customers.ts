@@ -1,22 +1,26 @@
+import { z } from 'zod';
 import type { CustomerEvent } from '../domain/customer/events';
 import type { Projection } from './projection';
 
 export const CUSTOMERS = 'customers';
 
+export const CUSTOMER_STATUSES = ['active', 'inactive'] as const;
+
 /** The Customer object of the API document; `_`-prefixed fields are internal. */
-export type CustomerDoc = {
-  id: string;
-  object: 'customer';
-  code: string | null;
-  name: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  email: string | null;
-  status: 'active' | 'inactive';
-  accounting_contact_id: string | null;
-  created: string;
-  _organisation: string;
-};
+export const customerDocument = z.object({
+  id: z.string(),
+  object: z.literal('customer'),
+  code: z.string().nullable(),
+  name: z.string().nullable(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  email: z.string().nullable(),
+  status: z.enum(CUSTOMER_STATUSES),
+  accounting_contact_id: z.string().nullable(),
+  created: z.string(),
+  _organisation: z.string(),
+});
+export type CustomerDoc = z.infer<typeof customerDocument>;
 
 export const customersProjection: Projection = {
   name: 'customers',

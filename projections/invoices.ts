@@ -1,9 +1,58 @@
+import { z } from 'zod';
 import type { InvoiceEvent, InvoiceLine, InvoiceRaised } from '../domain/invoice/events';
+import { amountOutput } from './amount';
 import type { Projection } from './projection';
 
 export const INVOICES = 'invoices';
 
-const lineObject = (line: InvoiceLine) => ({
+export const INVOICE_STATUSES = ['draft', 'awaiting_approval', 'approved', 'paid', 'voided', 'deleted', 'not_in_external'] as const;
+
+const invoiceLineDocument = z
+  .object({
+    id: z.string(),
+    type: z.enum(['subscription', 'addon', 'charge', 'usage']).nullable(),
+    revenue_type: z.enum(['new_subscription', 'expansion', 'renewal', 'usage']).nullable(),
+    meter: z.string().nullable(),
+    usage_quantity: z.string().nullable(),
+    name: z.string().nullable(),
+    description: z.string().nullable(),
+    units: z.number().int().nullable(),
+    amount: amountOutput,
+    discount_amount: amountOutput,
+    charge_amount: amountOutput,
+    effective_date: z.string().nullable(),
+  })
+  .meta({ id: 'InvoiceLine' });
+
+/** The Invoice object of the API document; `_`-prefixed fields are internal. */
+export const invoiceDocument = z.object({
+  id: z.string(),
+  object: z.literal('invoice'),
+  customer: z.string(),
+  subscription: z.string().nullable(),
+  number: z.string().nullable(),
+  reference: z.string().nullable(),
+  status: z.enum(INVOICE_STATUSES),
+  currency: z.string(),
+  invoice_date: z.string(),
+  due_date: z.string().nullable(),
+  subtotal: amountOutput,
+  total: amountOutput,
+  credit_note_amount: amountOutput,
+  amount_paid: amountOutput.nullable(),
+  sent: z.boolean(),
+  accounting: z.object({
+    sync_status: z.enum(['synced', 'pending', 'failed']),
+    invoice_id: z.string().nullable(),
+    sync_error: z.string().nullable(),
+  }),
+  lines: z.array(invoiceLineDocument),
+  created: z.string(),
+  _organisation: z.string(),
+});
+export type InvoiceDoc = z.infer<typeof invoiceDocument>;
+
+const toLineDocument = (line: InvoiceLine): InvoiceDoc['lines'][number] => ({
   id: line.lineId,
   type: line.type,
   revenue_type: line.revenueType,
@@ -18,15 +67,15 @@ const lineObject = (line: InvoiceLine) => ({
   effective_date: line.effectiveDate,
 });
 
-/** The Invoice object as raised: not yet in the accounting system. */
-const raisedObject = (invoice: InvoiceRaised['data'], created: string) => ({
+/** An invoice's document as raised: not yet in the accounting system. */
+const toRaisedDocument = (invoice: InvoiceRaised['data'], created: string): InvoiceDoc => ({
   id: invoice.invoiceId,
-  object: 'invoice' as const,
+  object: 'invoice',
   customer: invoice.customerId,
   subscription: invoice.subscriptionId,
-  number: null as string | null,
+  number: null,
   reference: invoice.reference,
-  status: 'not_in_external' as string,
+  status: 'not_in_external',
   currency: invoice.currency,
   invoice_date: invoice.invoiceDate,
   due_date: invoice.dueDate,
@@ -34,18 +83,13 @@ const raisedObject = (invoice: InvoiceRaised['data'], created: string) => ({
   // Tax is the accounting system's: until it answers, the total is the subtotal.
   total: invoice.subtotal,
   credit_note_amount: '0.0000',
-  amount_paid: null as string | null,
+  amount_paid: null,
   sent: false,
-  accounting: {
-    sync_status: 'pending' as 'pending' | 'synced' | 'failed',
-    invoice_id: null as string | null,
-    sync_error: null as string | null,
-  },
-  lines: invoice.lines.map(lineObject),
+  accounting: { sync_status: 'pending', invoice_id: null, sync_error: null },
+  lines: invoice.lines.map(toLineDocument),
   created,
+  _organisation: invoice.organisationId,
 });
-
-export type InvoiceDoc = ReturnType<typeof raisedObject> & { _organisation: string };
 
 export const invoicesProjection: Projection = {
   name: 'invoices',
@@ -59,14 +103,14 @@ export const invoicesProjection: Projection = {
   apply: async (event, context) => {
     const typed = event as unknown as InvoiceEvent;
     if (typed.type === 'InvoiceRaised') {
-      context.put(INVOICES, { ...raisedObject(typed.data, event.metadata.businessTime), _organisation: typed.data.organisationId });
+      context.put(INVOICES, toRaisedDocument(typed.data, event.metadata.businessTime));
       return;
     }
     const doc = await context.get<InvoiceDoc>(INVOICES, typed.data.invoiceId);
     if (!doc) return;
     if (typed.type === 'InvoiceSynced') {
       const { data } = typed;
-      context.put(INVOICES, {
+      const synced: InvoiceDoc = {
         ...doc,
         number: data.number,
         status: data.status,
@@ -75,9 +119,11 @@ export const invoicesProjection: Projection = {
         credit_note_amount: data.creditNoteAmount,
         sent: data.sent,
         accounting: { sync_status: 'synced', invoice_id: data.accountingInvoiceId, sync_error: null },
-      });
+      };
+      context.put(INVOICES, synced);
     } else {
-      context.put(INVOICES, { ...doc, accounting: { sync_status: 'failed', invoice_id: null, sync_error: typed.data.error } });
+      const failed: InvoiceDoc = { ...doc, accounting: { sync_status: 'failed', invoice_id: null, sync_error: typed.data.error } };
+      context.put(INVOICES, failed);
     }
   },
 };

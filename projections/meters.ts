@@ -1,17 +1,21 @@
+import { z } from 'zod';
+import { unitLabelsSchema } from '../domain/catalogue/types';
 import type { MeterEvent } from '../domain/meter/events';
 import type { Projection } from './projection';
 
 export const METERS = 'meters';
 
-export type MeterDoc = {
-  id: string;
-  object: 'meter';
-  code: string;
-  name: string;
-  unit_labels: { singular: string | null; plural: string | null };
-  created: string;
-  _organisation: string;
-};
+/** The Meter object of the API document; `_`-prefixed fields are internal. */
+export const meterDocument = z.object({
+  id: z.string(),
+  object: z.literal('meter'),
+  code: z.string(),
+  name: z.string(),
+  unit_labels: unitLabelsSchema,
+  created: z.string(),
+  _organisation: z.string(),
+});
+export type MeterDoc = z.infer<typeof meterDocument>;
 
 export const metersProjection: Projection = {
   name: 'meters',

@@ -1,35 +1,52 @@
+import { z } from 'zod';
 import type { OrganisationEvent } from '../domain/organisation/events';
-import type { OrganisationSettings } from '../domain/organisation/settings';
+import { type OrganisationSettings, UNIT_CHANGE_DOCUMENTS } from '../domain/organisation/settings';
 import type { StoredEvent } from '../infra/event-store/port';
 import type { Projection } from './projection';
 
 export const ORGANISATIONS = 'organisations';
 
-/** The Organisation object as both APIs show it; `_`-prefixed fields are internal. */
-export type OrganisationDoc = {
-  id: string;
-  object: 'organisation';
-  name: string;
-  timezone: string;
-  default_currency: string | null;
-  setup_mode: boolean;
-  can_create_accounting_contacts: boolean;
-  livemode: boolean;
-  renewal_lead_days: number;
-  usage_grace_days: number;
-  payment_terms_days: number;
-  unit_change_document: 'separate' | 'amend';
-  sandbox: string | null;
-  live_organisation: string | null;
-  accounting: {
-    connected: boolean;
-    tenant_id: string | null;
-    revenue_account: string | null;
-    usage_revenue_account: string | null;
-  };
-  plan_limits: { customers: number | null; subscriptions: number | null };
-  created: string;
-};
+/** The Organisation object as the admin API shows it (the public API shows part of it). */
+export const organisationDocument = z.object({
+  id: z.string(),
+  object: z.literal('organisation'),
+  name: z.string(),
+  timezone: z.string(),
+  default_currency: z.string().nullable(),
+  setup_mode: z.boolean(),
+  can_create_accounting_contacts: z.boolean(),
+  livemode: z.boolean(),
+  renewal_lead_days: z.number().int(),
+  usage_grace_days: z.number().int(),
+  payment_terms_days: z.number().int(),
+  unit_change_document: z.enum(UNIT_CHANGE_DOCUMENTS),
+  sandbox: z.string().nullable(),
+  live_organisation: z.string().nullable(),
+  accounting: z.object({
+    connected: z.boolean(),
+    tenant_id: z.string().nullable(),
+    revenue_account: z.string().nullable(),
+    usage_revenue_account: z.string().nullable(),
+  }),
+  plan_limits: z.object({ customers: z.number().int().nullable(), subscriptions: z.number().int().nullable() }),
+  created: z.string(),
+});
+export type OrganisationDoc = z.infer<typeof organisationDocument>;
+
+/** The field that shows each setting, in the document and in the admin API's request bodies. */
+export const SETTING_FIELDS = {
+  name: 'name',
+  timezone: 'timezone',
+  defaultCurrency: 'default_currency',
+  setupMode: 'setup_mode',
+  canCreateAccountingContacts: 'can_create_accounting_contacts',
+  renewalLeadDays: 'renewal_lead_days',
+  usageGraceDays: 'usage_grace_days',
+  paymentTermsDays: 'payment_terms_days',
+  unitChangeDocument: 'unit_change_document',
+} as const satisfies { [Setting in keyof OrganisationSettings]: keyof OrganisationDoc };
+
+type SettingField = (typeof SETTING_FIELDS)[keyof OrganisationSettings];
 
 const DISCONNECTED: OrganisationDoc['accounting'] = {
   connected: false,
@@ -38,18 +55,12 @@ const DISCONNECTED: OrganisationDoc['accounting'] = {
   usage_revenue_account: null,
 };
 
-const settingsFields = (settings: Partial<OrganisationSettings>): Partial<OrganisationDoc> => {
-  const fields: Partial<OrganisationDoc> = {};
-  if (settings.name !== undefined) fields.name = settings.name;
-  if (settings.timezone !== undefined) fields.timezone = settings.timezone;
-  if (settings.defaultCurrency !== undefined) fields.default_currency = settings.defaultCurrency;
-  if (settings.setupMode !== undefined) fields.setup_mode = settings.setupMode;
-  if (settings.canCreateAccountingContacts !== undefined)
-    fields.can_create_accounting_contacts = settings.canCreateAccountingContacts;
-  if (settings.renewalLeadDays !== undefined) fields.renewal_lead_days = settings.renewalLeadDays;
-  if (settings.usageGraceDays !== undefined) fields.usage_grace_days = settings.usageGraceDays;
-  if (settings.paymentTermsDays !== undefined) fields.payment_terms_days = settings.paymentTermsDays;
-  if (settings.unitChangeDocument !== undefined) fields.unit_change_document = settings.unitChangeDocument;
+const settingsFields = (settings: Partial<OrganisationSettings>): Partial<Pick<OrganisationDoc, SettingField>> => {
+  const fields: Record<string, unknown> = {};
+  for (const [setting, field] of Object.entries(SETTING_FIELDS)) {
+    const value = settings[setting as keyof OrganisationSettings];
+    if (value !== undefined) fields[field] = value;
+  }
   return fields;
 };
 
@@ -72,17 +83,18 @@ export const organisationsProjection: Projection = {
     switch (typed.type) {
       case 'OrganisationCreated': {
         const { organisationId, livemode, liveOrganisationId, settings } = typed.data;
-        context.put(ORGANISATIONS, {
+        const doc: OrganisationDoc = {
           id: organisationId,
           object: 'organisation',
-          ...(settingsFields(settings) as Pick<OrganisationDoc, 'name' | 'timezone' | 'default_currency' | 'setup_mode' | 'can_create_accounting_contacts' | 'renewal_lead_days' | 'usage_grace_days' | 'payment_terms_days' | 'unit_change_document'>),
+          ...(settingsFields(settings) as Pick<OrganisationDoc, SettingField>),
           livemode,
           sandbox: null,
           live_organisation: liveOrganisationId,
           accounting: DISCONNECTED,
           plan_limits: { customers: null, subscriptions: null },
           created: event.metadata.businessTime,
-        });
+        };
+        context.put(ORGANISATIONS, doc);
         return;
       }
       case 'OrganisationSettingsChanged': {

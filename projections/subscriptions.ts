@@ -1,14 +1,53 @@
+import { z } from 'zod';
+import { intervalSchema } from '../domain/catalogue/types';
 import { parsePercent } from '../domain/pricing/percent';
 import { subscriptionValues } from '../domain/pricing/subscription-values';
 import type { SubscriptionCreatedData, SubscriptionEvent } from '../domain/subscription/events';
+import { amountOutput } from './amount';
 import type { Projection } from './projection';
 
 export const SUBSCRIPTIONS = 'subscriptions';
 
-/** The Subscription object of the API document, its values computed from its price snapshot. */
-export const subscriptionObject = (s: SubscriptionCreatedData, created: string) => ({
+export const SUBSCRIPTION_STATUSES = ['pending', 'active', 'complete', 'ended'] as const;
+
+/** The Subscription object of the API document; `_`-prefixed fields are internal. */
+export const subscriptionDocument = z.object({
+  id: z.string(),
+  object: z.literal('subscription'),
+  customer: z.string(),
+  customer_code: z.string().nullable(),
+  plan: z.string(),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  currency: z.string(),
+  interval: intervalSchema,
+  timezone: z.string(),
+  start_date: z.string(),
+  renewal_date: z.string().nullable(),
+  end_date: z.string().nullable(),
+  units: z.number().int(),
+  minimum_units: z.number().int(),
+  discount_percent: z.string(),
+  cancel_at_period_end: z.boolean(),
+  end_after_cycles: z.number().int().nullable(),
+  label: z.string().nullable(),
+  invoice_reference: z.string().nullable(),
+  renewal_value: amountOutput,
+  usage_value: amountOutput,
+  usage_value_annual: amountOutput,
+  minimum_usage_value: amountOutput,
+  meters: z.array(
+    z.object({ meter: z.string(), meter_code: z.string(), name: z.string(), minimum_units: z.number().int(), plan_minimum_units: z.number().int() }),
+  ),
+  cpi_enabled: z.boolean(),
+  created: z.string(),
+  _organisation: z.string(),
+});
+export type SubscriptionDoc = z.infer<typeof subscriptionDocument>;
+
+/** A subscription's document, its values computed from its price snapshot. */
+const toSubscriptionDocument = (s: SubscriptionCreatedData, created: string): SubscriptionDoc => ({
   id: s.subscriptionId,
-  object: 'subscription' as const,
+  object: 'subscription',
   customer: s.customerId,
   customer_code: s.customerCode,
   plan: s.planId,
@@ -17,7 +56,7 @@ export const subscriptionObject = (s: SubscriptionCreatedData, created: string) 
   interval: s.interval,
   timezone: s.timezone,
   start_date: s.startDate,
-  renewal_date: s.renewalDate as string | null,
+  renewal_date: s.renewalDate,
   end_date: s.endDate,
   units: s.units,
   minimum_units: s.minimumUnits,
@@ -42,9 +81,8 @@ export const subscriptionObject = (s: SubscriptionCreatedData, created: string) 
   })),
   cpi_enabled: s.cpiEnabled,
   created,
+  _organisation: s.organisationId,
 });
-
-export type SubscriptionDoc = ReturnType<typeof subscriptionObject> & { _organisation: string };
 
 export const subscriptionsProjection: Projection = {
   name: 'subscriptions',
@@ -57,7 +95,7 @@ export const subscriptionsProjection: Projection = {
   handles: ['SubscriptionCreated'],
   apply: (event, context) => {
     const { data } = event as unknown as SubscriptionEvent;
-    context.put(SUBSCRIPTIONS, { ...subscriptionObject(data, event.metadata.businessTime), _organisation: data.organisationId });
+    context.put(SUBSCRIPTIONS, toSubscriptionDocument(data, event.metadata.businessTime));
     return Promise.resolve();
   },
 };

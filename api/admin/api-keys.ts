@@ -6,7 +6,7 @@ import type { ApiDeps } from '../deps';
 import { notFound } from '../errors';
 import { publicView } from '../paging';
 import { type RouteRegistry, route } from '../route';
-import { apiKeyObject, createApiKeyBody, createdApiKeyObject } from '../schemas/api-key';
+import { apiKeyObject, createApiKeyBody, createdApiKeyObject, toApiKeyInput } from '../schemas/api-key';
 import { adminCaller } from './admin-caller';
 import { readAfterWrite } from '../read-after-write';
 import { findOrganisation } from './organisations';
@@ -34,11 +34,7 @@ export const apiKeyRoutes = (router: Router, registry: RouteRegistry, deps: ApiD
     },
     async ({ req, body, params }) => {
       const organisation = await findOrganisation(deps, params.org!);
-      const { apiKeyId, key, position } = await createApiKey(deps, adminCaller(req), organisation, {
-        name: body.name,
-        scopes: body.scopes,
-        expiresAt: body.expires_at ? new Date(body.expires_at).toISOString() : null,
-      });
+      const { apiKeyId, key, position } = await createApiKey(deps, adminCaller(req), organisation, toApiKeyInput(body));
       const record = await readAfterWrite(deps, position, () => findApiKey(deps, organisation.id, apiKeyId));
       return { body: { ...publicView(record), key } };
     },

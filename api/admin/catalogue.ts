@@ -1,7 +1,6 @@
 import type { Router } from 'express';
-import type { z } from 'zod';
 import { createCharge } from '../../commands/catalogue/create-charge';
-import { createPlan, type PlanInput } from '../../commands/catalogue/create-plan';
+import { createPlan } from '../../commands/catalogue/create-plan';
 import { defineMeter } from '../../commands/catalogue/define-meter';
 import { updatePlan } from '../../commands/catalogue/update-plan';
 import { CHARGES, type ChargeDoc } from '../../projections/charges';
@@ -18,37 +17,14 @@ import {
   createPlanBody,
   meterObject,
   planObject,
+  toChargeInput,
+  toMeterInput,
+  toPlanInput,
   updatePlanBody,
 } from '../schemas/catalogue';
 import { adminCaller } from './admin-caller';
 import { findOrganisation } from './organisations';
 import { findOwned } from '../find-owned';
-
-type TierBody = { from_units: number; to_units: number | null; price: string };
-const tiers = (list: TierBody[]) => list.map((t) => ({ fromUnits: t.from_units, toUnits: t.to_units, price: t.price }));
-
-const toPlanInput = (body: z.infer<typeof createPlanBody>): PlanInput => ({
-  code: body.code,
-  name: body.name,
-  type: body.type,
-  interval: body.interval,
-  currency: body.currency,
-  price: body.price,
-  minimumUnits: body.minimum_units,
-  freeUnits: body.free_units,
-  unitLabels: body.unit_labels,
-  allowsPriceOverride: body.allows_price_override,
-  status: body.status,
-  tiers: tiers(body.tiers),
-  meters: body.meters.map((meter) => ({
-    meterCode: meter.meter_code,
-    pricingModel: meter.pricing_model,
-    price: meter.price,
-    includedUnits: meter.included_units,
-    minimumUnits: meter.minimum_units,
-    tiers: tiers(meter.tiers),
-  })),
-});
 
 export const catalogueRoutes = (router: Router, registry: RouteRegistry, deps: ApiDeps): void => {
   const base = { tag: 'Catalogue', auth: 'admin', errors: [409] } as const;
@@ -59,11 +35,7 @@ export const catalogueRoutes = (router: Router, registry: RouteRegistry, deps: A
     { ...base, method: 'post', path: '/admin/v1/organisations/{org}/meters', operationId: 'createMeter', summary: 'Define a meter', body: createMeterBody, status: 201, response: meterObject },
     async ({ req, body, params }) => {
       const organisation = await findOrganisation(deps, params.org!);
-      const { meterId, position } = await defineMeter(deps, adminCaller(req), organisation, {
-        code: body.code,
-        name: body.name,
-        unitLabels: body.unit_labels,
-      });
+      const { meterId, position } = await defineMeter(deps, adminCaller(req), organisation, toMeterInput(body));
       return { body: publicView(await readAfterWrite(deps, position, () => findOwned<MeterDoc>(deps, METERS, organisation.id, meterId, 'meter_not_found'))) };
     },
   );
@@ -97,15 +69,7 @@ export const catalogueRoutes = (router: Router, registry: RouteRegistry, deps: A
     { ...base, method: 'post', path: '/admin/v1/organisations/{org}/charges', operationId: 'createCharge', summary: 'Create a one-off charge', body: createChargeBody, status: 201, response: chargeObject },
     async ({ req, body, params }) => {
       const organisation = await findOrganisation(deps, params.org!);
-      const { chargeId, position } = await createCharge(deps, adminCaller(req), organisation, {
-        code: body.code,
-        name: body.name,
-        description: body.description,
-        currency: body.currency,
-        price: body.price,
-        allowsPriceOverride: body.allows_price_override,
-        status: body.status,
-      });
+      const { chargeId, position } = await createCharge(deps, adminCaller(req), organisation, toChargeInput(body));
       return { body: publicView(await readAfterWrite(deps, position, () => findOwned<ChargeDoc>(deps, CHARGES, organisation.id, chargeId, 'charge_not_found'))) };
     },
   );

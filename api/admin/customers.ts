@@ -7,7 +7,7 @@ import { findOwned } from '../find-owned';
 import { publicView } from '../paging';
 import { readAfterWrite } from '../read-after-write';
 import { type RouteRegistry, route } from '../route';
-import { createCustomerBody, customerObject, updateCustomerBody } from '../schemas/customer';
+import { createCustomerBody, customerObject, toCustomerInput, updateCustomerBody } from '../schemas/customer';
 import { adminCaller } from './admin-caller';
 import { findOrganisation } from './organisations';
 
@@ -21,13 +21,7 @@ export const adminCustomerRoutes = (router: Router, registry: RouteRegistry, dep
     { ...base, method: 'post', path: '/admin/v1/organisations/{org}/customers', operationId: 'importCustomer', summary: 'Import a customer (creates the accounting contact if none has that number)', body: createCustomerBody, status: 201 },
     async ({ req, body, params }) => {
       const organisation = await findOrganisation(deps, params.org!);
-      const { customerId, position } = await importCustomer(deps, adminCaller(req), organisation, {
-        code: body.code,
-        name: body.name,
-        firstName: body.first_name ?? null,
-        lastName: body.last_name ?? null,
-        email: body.email ?? null,
-      }, { requester: 'operator' });
+      const { customerId, position } = await importCustomer(deps, adminCaller(req), organisation, toCustomerInput(body), { requester: 'operator' });
       return { body: publicView(await readAfterWrite(deps, position, () => read(organisation.id, customerId))) };
     },
   );

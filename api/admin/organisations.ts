@@ -1,34 +1,23 @@
 import type { Router } from 'express';
-import type { z } from 'zod';
 import { changeOrganisationSettings } from '../../commands/organisation/change-organisation-settings';
 import { createOrganisation } from '../../commands/organisation/create-organisation';
 import { openSandbox } from '../../commands/organisation/open-sandbox';
 import { organisationCommand } from '../../commands/organisation/organisation-command';
-import { DEFAULT_SETTINGS, type OrganisationSettings } from '../../domain/organisation/settings';
 import { newId } from '../../infra/ids';
 import { ORGANISATIONS, type OrganisationDoc } from '../../projections/organisations';
 import type { ApiDeps } from '../deps';
 import { notFound } from '../errors';
 import { readAfterWrite } from '../read-after-write';
 import { type RouteRegistry, route } from '../route';
-import { sandboxCopyBody } from '../schemas/api-key';
-import { createOrganisationBody, organisationObject, updateOrganisationBody } from '../schemas/organisation';
+import {
+  createOrganisationBody,
+  organisationObject,
+  sandboxCopyBody,
+  toNewOrganisationSettings,
+  toOrganisationSettings,
+  updateOrganisationBody,
+} from '../schemas/organisation';
 import { adminCaller } from './admin-caller';
-
-const toSettings = (body: Omit<z.infer<typeof updateOrganisationBody>, 'plan_limits'>): Partial<OrganisationSettings> => {
-  const settings: Partial<OrganisationSettings> = {
-    name: body.name,
-    timezone: body.timezone,
-    defaultCurrency: body.default_currency,
-    setupMode: body.setup_mode,
-    canCreateAccountingContacts: body.can_create_accounting_contacts,
-    renewalLeadDays: body.renewal_lead_days,
-    usageGraceDays: body.usage_grace_days,
-    paymentTermsDays: body.payment_terms_days,
-    unitChangeDocument: body.unit_change_document,
-  };
-  return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
-};
 
 export const findOrganisation = async (deps: ApiDeps, id: string): Promise<OrganisationDoc> => {
   const organisation = await deps.readStore.get<OrganisationDoc>(ORGANISATIONS, id);
@@ -53,12 +42,11 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
     },
     async ({ req, body }) => {
       const id = newId('organisation');
-      const settings: OrganisationSettings = { ...DEFAULT_SETTINGS, ...toSettings(body) } as OrganisationSettings;
       const { position } = await createOrganisation(deps, adminCaller(req), {
         organisationId: id,
         livemode: true,
         liveOrganisationId: null,
-        settings,
+        settings: toNewOrganisationSettings(body),
       });
       return { body: await readAfterWrite(deps, position, () => findOrganisation(deps, id)) };
     },
@@ -78,7 +66,7 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
     },
     async ({ req, body, params }) => {
       const organisation = await findOrganisation(deps, params.org!);
-      let { position } = await changeOrganisationSettings(deps, adminCaller(req), organisation, toSettings(body));
+      let { position } = await changeOrganisationSettings(deps, adminCaller(req), organisation, toOrganisationSettings(body));
       if (body.plan_limits) {
         const limits = await organisationCommand(deps, organisation.id, { type: 'SetPlanLimits', limits: body.plan_limits }, adminCaller(req), organisation);
         position = limits.position > position ? limits.position : position;

@@ -1,20 +1,20 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { importCustomer } from '../../commands/customer/import-customer';
-import { CUSTOMERS, type CustomerDoc } from '../../projections/customers';
+import { CUSTOMER_STATUSES, CUSTOMERS, type CustomerDoc } from '../../projections/customers';
 import type { ApiDeps } from '../deps';
 import { findOwned } from '../find-owned';
 import { csvEnum, listOf, listPage, listQuery, publicView } from '../paging';
 import { readAfterWrite } from '../read-after-write';
 import type { RouteRegistry } from '../route';
-import { createCustomerBody, customerObject } from '../schemas/customer';
+import { createCustomerBody, customerObject, toCustomerInput } from '../schemas/customer';
 import { apiCaller } from './api-caller';
 import { publicRoute } from './public-route';
 
 const customersQuery = listQuery({
   code: z.string().min(1).optional(),
   email: z.string().min(1).optional().describe('Case-insensitive'),
-  status: csvEnum(['active', 'inactive']).optional(),
+  status: csvEnum(CUSTOMER_STATUSES).optional(),
 });
 
 export const customerRoutes = (router: Router, registry: RouteRegistry, deps: ApiDeps): void => {
@@ -58,13 +58,7 @@ export const customerRoutes = (router: Router, registry: RouteRegistry, deps: Ap
     },
     async ({ req, body }) => {
       const organisation = req.auth!.organisation;
-      const { customerId, created, position } = await importCustomer(deps, apiCaller(req), organisation, {
-        code: body.code,
-        name: body.name,
-        firstName: body.first_name ?? null,
-        lastName: body.last_name ?? null,
-        email: body.email ?? null,
-      }, { requester: 'api' });
+      const { customerId, created, position } = await importCustomer(deps, apiCaller(req), organisation, toCustomerInput(body), { requester: 'api' });
       const customer = await readAfterWrite(deps, position, () => findOwned<CustomerDoc>(deps, CUSTOMERS, organisation.id, customerId, 'customer_not_found'));
       return { status: created ? 201 : 200, body: publicView(customer) };
     },

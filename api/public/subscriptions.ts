@@ -1,8 +1,8 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { createSubscription } from '../../commands/subscription/create-subscription';
-import { INVOICES, type InvoiceDoc } from '../../projections/invoices';
-import { SUBSCRIPTIONS, type SubscriptionDoc } from '../../projections/subscriptions';
+import { INVOICE_STATUSES, INVOICES, type InvoiceDoc } from '../../projections/invoices';
+import { SUBSCRIPTION_STATUSES, SUBSCRIPTIONS, type SubscriptionDoc } from '../../projections/subscriptions';
 import type { ApiDeps } from '../deps';
 import { findOwned } from '../find-owned';
 import { csvEnum, listOf, listPage, listQuery, publicView } from '../paging';
@@ -11,10 +11,9 @@ import type { RouteRegistry } from '../route';
 import {
   createdSubscriptionObject,
   createSubscriptionBody,
-  INVOICE_STATUSES,
   invoiceObject,
-  SUBSCRIPTION_STATUSES,
   subscriptionObject,
+  toCreateSubscriptionInput,
 } from '../schemas/subscription';
 import { apiCaller } from './api-caller';
 import { publicRoute } from './public-route';
@@ -46,31 +45,7 @@ export const subscriptionRoutes = (router: Router, registry: RouteRegistry, deps
         deps,
         apiCaller(req),
         { organisationId: organisation.id, apiKeyId: req.auth!.apiKey.id, idempotencyKey: req.header('Idempotency-Key')! },
-        {
-          customerCode: body.customer_code,
-          createCustomer: body.create_customer
-            ? {
-                name: body.create_customer.name,
-                email: body.create_customer.email ?? null,
-                firstName: body.create_customer.first_name ?? null,
-                lastName: body.create_customer.last_name ?? null,
-              }
-            : null,
-          planCode: body.plan_code,
-          charges: body.charges.map((c) => ({ chargeId: c.charge, quantity: c.quantity, price: c.price ?? null, applyDiscount: c.apply_discount })),
-          request: {
-            units: body.units ?? null,
-            discountPercent: body.discount_percent,
-            invoiceReference: body.invoice_reference ?? null,
-            startDate: body.start_date ?? null,
-            flatFeePrice: body.flat_fee_price ?? null,
-            minimumUnits: body.minimum_units ?? null,
-            meters: body.meters.map((m) => ({ meterCode: m.meter_code, minimumUnits: m.minimum_units })),
-            endAfterCycles: body.end_after_cycles,
-            label: body.label ?? null,
-            cpiEnabled: body.cpi_enabled,
-          },
-        },
+        toCreateSubscriptionInput(body),
       );
       const [subscription, invoice] = await readAfterWrite(deps, position, () =>
         Promise.all([

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { createApiKey } from '../../commands/api-key/create-api-key';
 import { SCOPES } from '../../domain/api-key/scopes';
+import { apiKeyDocument } from '../../projections/api-keys';
 
 export const createApiKeyBody = z.strictObject({
   name: z.string().min(1).max(255),
@@ -9,31 +11,14 @@ export const createApiKeyBody = z.strictObject({
   expires_at: z.iso.datetime({ offset: true }).nullable().optional().describe('ISO 8601; omitted or null: never'),
 });
 
-export const apiKeyObject = z
-  .object({
-    id: z.string(),
-    object: z.literal('api_key'),
-    name: z.string(),
-    scopes: z.array(z.enum(SCOPES)),
-    expires_at: z.string().nullable(),
-    livemode: z.boolean(),
-    status: z.enum(['active', 'revoked']),
-    last4: z.string(),
-    created: z.string(),
-  })
-  .meta({ id: 'ApiKey' });
+export const toApiKeyInput = (body: z.infer<typeof createApiKeyBody>): Parameters<typeof createApiKey>[3] => ({
+  name: body.name,
+  scopes: body.scopes,
+  expiresAt: body.expires_at ? new Date(body.expires_at).toISOString() : null,
+});
+
+export const apiKeyObject = apiKeyDocument.omit({ _organisation: true, _secret_hash: true }).meta({ id: 'ApiKey' });
 
 export const createdApiKeyObject = apiKeyObject
   .extend({ key: z.string().describe('The secret; shown only in this answer') })
   .meta({ id: 'CreatedApiKey' });
-
-export const sandboxCopyBody = z.strictObject({
-  copy: z
-    .strictObject({
-      settings: z.boolean().default(true),
-      catalogue: z.boolean().default(true),
-      customers: z.boolean().default(false),
-      subscriptions: z.boolean().default(false),
-    })
-    .default({ settings: true, catalogue: true, customers: false, subscriptions: false }),
-});

@@ -1,6 +1,12 @@
 import { z } from 'zod';
+import type { createCharge } from '../../commands/catalogue/create-charge';
+import type { PlanInput } from '../../commands/catalogue/create-plan';
+import type { defineMeter } from '../../commands/catalogue/define-meter';
 import { CATALOGUE_STATUSES, INTERVAL_UNITS, METER_MODELS, PLAN_TYPES } from '../../domain/catalogue/types';
-import { amountInput, amountOutput } from './money';
+import { chargeDocument } from '../../projections/charges';
+import { meterDocument } from '../../projections/meters';
+import { planDocument } from '../../projections/plans';
+import { amountInput } from './money';
 import { currencySchema } from './organisation';
 
 const code = z.string().min(1).max(50).regex(/^[\x21-\x7E]+$/, 'printable characters without spaces');
@@ -17,6 +23,12 @@ export const createMeterBody = z.strictObject({
   code,
   name: z.string().min(1).max(255),
   unit_labels: labels.default({ singular: null, plural: null }),
+});
+
+export const toMeterInput = (body: z.infer<typeof createMeterBody>): Parameters<typeof defineMeter>[3] => ({
+  code: body.code,
+  name: body.name,
+  unitLabels: body.unit_labels,
 });
 
 export const createPlanBody = z.strictObject({
@@ -47,6 +59,32 @@ export const createPlanBody = z.strictObject({
     .default([]),
 });
 
+const toTiers = (list: readonly z.infer<typeof tierInput>[]) => list.map((t) => ({ fromUnits: t.from_units, toUnits: t.to_units, price: t.price }));
+
+export const toPlanInput = (body: z.infer<typeof createPlanBody>): PlanInput => ({
+  code: body.code,
+  name: body.name,
+  type: body.type,
+  interval: body.interval,
+  currency: body.currency,
+  price: body.price,
+  minimumUnits: body.minimum_units,
+  freeUnits: body.free_units,
+  unitLabels: body.unit_labels,
+  allowsPriceOverride: body.allows_price_override,
+  status: body.status,
+  tiers: toTiers(body.tiers),
+  meters: body.meters.map((meter) => ({
+    meterCode: meter.meter_code,
+    pricingModel: meter.pricing_model,
+    price: meter.price,
+    includedUnits: meter.included_units,
+    minimumUnits: meter.minimum_units,
+    tiers: toTiers(meter.tiers),
+  })),
+});
+
+/** Its fields are named as the plan's definition names them: the body is the command's changes as it is. */
 export const updatePlanBody = z.strictObject({
   status: z.enum(CATALOGUE_STATUSES).optional(),
   name: z.string().min(1).max(255).optional(),
@@ -62,59 +100,16 @@ export const createChargeBody = z.strictObject({
   status: z.enum(CATALOGUE_STATUSES).default('active'),
 });
 
-const unitLabelsObject = z.object({ singular: z.string().nullable(), plural: z.string().nullable() });
-const tierObject = z.object({ from_units: z.number().int(), to_units: z.number().int().nullable(), price: amountOutput }).meta({ id: 'Tier' });
+export const toChargeInput = (body: z.infer<typeof createChargeBody>): Parameters<typeof createCharge>[3] => ({
+  code: body.code,
+  name: body.name,
+  description: body.description,
+  currency: body.currency,
+  price: body.price,
+  allowsPriceOverride: body.allows_price_override,
+  status: body.status,
+});
 
-export const meterObject = z
-  .object({ id: z.string(), object: z.literal('meter'), code: z.string(), name: z.string(), unit_labels: unitLabelsObject, created: z.string() })
-  .meta({ id: 'Meter' });
-
-export const planObject = z
-  .object({
-    id: z.string(),
-    object: z.literal('plan'),
-    code: z.string(),
-    name: z.string(),
-    type: z.enum(PLAN_TYPES),
-    interval: z.object({ unit: z.enum(INTERVAL_UNITS), count: z.number().int() }),
-    currency: z.string(),
-    price: amountOutput,
-    minimum_units: z.number().int(),
-    free_units: z.number().int(),
-    unit_labels: unitLabelsObject,
-    allows_price_override: z.boolean(),
-    status: z.enum(CATALOGUE_STATUSES),
-    tiers: z.array(tierObject),
-    meters: z.array(
-      z
-        .object({
-          meter: z.string(),
-          meter_code: z.string(),
-          name: z.string(),
-          unit_labels: unitLabelsObject,
-          pricing_model: z.enum(METER_MODELS),
-          price: amountOutput.nullable(),
-          included_units: z.number().int().nullable(),
-          minimum_units: z.number().int(),
-          tiers: z.array(tierObject),
-        })
-        .meta({ id: 'PlanMeter' }),
-    ),
-    created: z.string(),
-  })
-  .meta({ id: 'Plan' });
-
-export const chargeObject = z
-  .object({
-    id: z.string(),
-    object: z.literal('charge'),
-    code: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    currency: z.string(),
-    price: amountOutput,
-    allows_price_override: z.boolean(),
-    status: z.enum(CATALOGUE_STATUSES),
-    created: z.string(),
-  })
-  .meta({ id: 'Charge' });
+export const meterObject = meterDocument.omit({ _organisation: true }).meta({ id: 'Meter' });
+export const planObject = planDocument.omit({ _organisation: true }).meta({ id: 'Plan' });
+export const chargeObject = chargeDocument.omit({ _organisation: true }).meta({ id: 'Charge' });

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { CustomerInput } from '../../commands/customer/import-customer';
+import { CUSTOMER_STATUSES, customerDocument } from '../../projections/customers';
 
 /** 1 to 50 printable characters; no quotes, no backslashes, no space at either end. */
 export const customerCode = z
@@ -21,23 +23,20 @@ export const customerFields = {
 
 export const createCustomerBody = z.strictObject({ code: customerCode, ...customerFields });
 
+/** The customer's fields of a body (a create body, or a subscription's `create_customer`), as commands take them. */
+export const toCustomerFields = (body: Omit<z.infer<typeof createCustomerBody>, 'code'>): Omit<CustomerInput, 'code'> => ({
+  name: body.name,
+  firstName: body.first_name ?? null,
+  lastName: body.last_name ?? null,
+  email: body.email ?? null,
+});
+
+export const toCustomerInput = (body: z.infer<typeof createCustomerBody>): CustomerInput => ({ code: body.code, ...toCustomerFields(body) });
+
 export const updateCustomerBody = z.strictObject({
-  status: z.enum(['active', 'inactive']).optional(),
+  status: z.enum(CUSTOMER_STATUSES).optional(),
   name: customerFields.name.optional(),
   email: customerFields.email,
 });
 
-export const customerObject = z
-  .object({
-    id: z.string(),
-    object: z.literal('customer'),
-    code: z.string().nullable(),
-    name: z.string().nullable(),
-    first_name: z.string().nullable(),
-    last_name: z.string().nullable(),
-    email: z.string().nullable(),
-    status: z.enum(['active', 'inactive']),
-    accounting_contact_id: z.string().nullable(),
-    created: z.string(),
-  })
-  .meta({ id: 'Customer' });
+export const customerObject = customerDocument.omit({ _organisation: true }).meta({ id: 'Customer' });

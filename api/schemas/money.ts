@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** A non-negative amount sent as a decimal string with at most 4 places; answered with exactly 4. */
+/** A non-negative amount sent as a decimal string with at most 4 places (answered with exactly 4: `projections/amount.ts`). */
 export const amountInput = z
   .string()
   .regex(/^\d{1,12}(\.\d{1,4})?$/, 'must be a decimal string with at most 4 decimal places, e.g. "12.50"')
@@ -8,5 +8,3 @@ export const amountInput = z
     const [whole = '0', fraction = ''] = text.split('.');
     return `${BigInt(whole).toString()}.${fraction.padEnd(4, '0')}`;
   });
-
-export const amountOutput = z.string().describe('Decimal string with four places, e.g. "12.5000"');

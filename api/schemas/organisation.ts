@@ -1,6 +1,7 @@
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
-import { UNIT_CHANGE_DOCUMENTS } from '../../domain/organisation/settings';
+import { DEFAULT_SETTINGS, type OrganisationSettings, UNIT_CHANGE_DOCUMENTS } from '../../domain/organisation/settings';
+import { organisationDocument, SETTING_FIELDS } from '../../projections/organisations';
 
 export const timezoneSchema = z
   .string()
@@ -18,7 +19,7 @@ export const organisationSettingsFields = {
   usage_grace_days: days,
   payment_terms_days: days,
   unit_change_document: z.enum(UNIT_CHANGE_DOCUMENTS),
-};
+} satisfies Record<(typeof SETTING_FIELDS)[keyof OrganisationSettings], z.ZodType>;
 
 export const createOrganisationBody = z.strictObject({
   ...organisationSettingsFields,
@@ -39,29 +40,28 @@ const planLimits = z
 
 export const updateOrganisationBody = z.strictObject({ ...organisationSettingsFields, plan_limits: planLimits }).partial();
 
-export const organisationObject = z
-  .object({
-    id: z.string(),
-    object: z.literal('organisation'),
-    name: z.string(),
-    timezone: z.string(),
-    default_currency: z.string().nullable(),
-    setup_mode: z.boolean(),
-    can_create_accounting_contacts: z.boolean(),
-    livemode: z.boolean(),
-    renewal_lead_days: z.number().int(),
-    usage_grace_days: z.number().int(),
-    payment_terms_days: z.number().int(),
-    unit_change_document: z.enum(UNIT_CHANGE_DOCUMENTS),
-    sandbox: z.string().nullable(),
-    live_organisation: z.string().nullable(),
-    accounting: z.object({
-      connected: z.boolean(),
-      tenant_id: z.string().nullable(),
-      revenue_account: z.string().nullable(),
-      usage_revenue_account: z.string().nullable(),
-    }),
-    plan_limits: z.object({ customers: z.number().int().nullable(), subscriptions: z.number().int().nullable() }),
-    created: z.string(),
-  })
-  .meta({ id: 'Organisation' });
+type SettingsBody = Omit<z.infer<typeof updateOrganisationBody>, 'plan_limits'>;
+
+/** The settings a body names (each under its document field's name); those it leaves out are absent. */
+export const toOrganisationSettings = (body: SettingsBody): Partial<OrganisationSettings> => {
+  const settings: Record<string, unknown> = {};
+  for (const [setting, field] of Object.entries(SETTING_FIELDS)) if (body[field] !== undefined) settings[setting] = body[field];
+  return settings;
+};
+
+/** A new organisation's settings: the body's, and the defaults for those it leaves out. */
+export const toNewOrganisationSettings = (body: z.infer<typeof createOrganisationBody>): OrganisationSettings =>
+  ({ ...DEFAULT_SETTINGS, ...toOrganisationSettings(body) }) as OrganisationSettings;
+
+export const sandboxCopyBody = z.strictObject({
+  copy: z
+    .strictObject({
+      settings: z.boolean().default(true),
+      catalogue: z.boolean().default(true),
+      customers: z.boolean().default(false),
+      subscriptions: z.boolean().default(false),
+    })
+    .default({ settings: true, catalogue: true, customers: false, subscriptions: false }),
+});
+
+export const organisationObject = organisationDocument.meta({ id: 'Organisation' });

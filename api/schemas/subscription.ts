@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { INTERVAL_UNITS } from '../../domain/catalogue/types';
+import type { CreateSubscriptionInput } from '../../commands/subscription/create-subscription';
 import { isCalendarDate } from '../../domain/pricing/calendar';
 import { formatPercent, parsePercent } from '../../domain/pricing/percent';
-import { customerFields } from './customer';
-import { amountInput, amountOutput } from './money';
+import { invoiceDocument } from '../../projections/invoices';
+import { subscriptionDocument } from '../../projections/subscriptions';
+import { customerFields, toCustomerFields } from './customer';
+import { amountInput } from './money';
 
 const count = z.number().int().min(0).max(999_999_999);
 
@@ -46,86 +48,29 @@ export const createSubscriptionBody = z.strictObject({
   cpi_enabled: z.boolean().default(false),
 });
 
-const invoiceLineObject = z
-  .object({
-    id: z.string(),
-    type: z.enum(['subscription', 'addon', 'charge', 'usage']).nullable(),
-    revenue_type: z.enum(['new_subscription', 'expansion', 'renewal', 'usage']).nullable(),
-    meter: z.string().nullable(),
-    usage_quantity: z.string().nullable(),
-    name: z.string().nullable(),
-    description: z.string().nullable(),
-    units: z.number().int().nullable(),
-    amount: amountOutput,
-    discount_amount: amountOutput,
-    charge_amount: amountOutput,
-    effective_date: z.string().nullable(),
-  })
-  .meta({ id: 'InvoiceLine' });
+export const toCreateSubscriptionInput = (body: z.infer<typeof createSubscriptionBody>): CreateSubscriptionInput => ({
+  customerCode: body.customer_code,
+  createCustomer: body.create_customer ? toCustomerFields(body.create_customer) : null,
+  planCode: body.plan_code,
+  charges: body.charges.map((c) => ({ chargeId: c.charge, quantity: c.quantity, price: c.price ?? null, applyDiscount: c.apply_discount })),
+  request: {
+    units: body.units ?? null,
+    discountPercent: body.discount_percent,
+    invoiceReference: body.invoice_reference ?? null,
+    startDate: body.start_date ?? null,
+    flatFeePrice: body.flat_fee_price ?? null,
+    minimumUnits: body.minimum_units ?? null,
+    meters: body.meters.map((m) => ({ meterCode: m.meter_code, minimumUnits: m.minimum_units })),
+    endAfterCycles: body.end_after_cycles,
+    label: body.label ?? null,
+    cpiEnabled: body.cpi_enabled,
+  },
+});
 
-export const INVOICE_STATUSES = ['draft', 'awaiting_approval', 'approved', 'paid', 'voided', 'deleted', 'not_in_external'] as const;
+/** Response objects are the read models' documents without their internal (`_`-prefixed) fields. */
+export const invoiceObject = invoiceDocument.omit({ _organisation: true }).meta({ id: 'Invoice' });
 
-export const invoiceObject = z
-  .object({
-    id: z.string(),
-    object: z.literal('invoice'),
-    customer: z.string(),
-    subscription: z.string().nullable(),
-    number: z.string().nullable(),
-    reference: z.string().nullable(),
-    status: z.enum(INVOICE_STATUSES),
-    currency: z.string(),
-    invoice_date: z.string(),
-    due_date: z.string().nullable(),
-    subtotal: amountOutput,
-    total: amountOutput,
-    credit_note_amount: amountOutput,
-    amount_paid: amountOutput.nullable(),
-    sent: z.boolean(),
-    accounting: z.object({
-      sync_status: z.enum(['synced', 'pending', 'failed']),
-      invoice_id: z.string().nullable(),
-      sync_error: z.string().nullable(),
-    }),
-    lines: z.array(invoiceLineObject),
-    created: z.string(),
-  })
-  .meta({ id: 'Invoice' });
-
-export const SUBSCRIPTION_STATUSES = ['pending', 'active', 'complete', 'ended'] as const;
-
-export const subscriptionObject = z
-  .object({
-    id: z.string(),
-    object: z.literal('subscription'),
-    customer: z.string(),
-    customer_code: z.string().nullable(),
-    plan: z.string(),
-    status: z.enum(SUBSCRIPTION_STATUSES),
-    currency: z.string(),
-    interval: z.object({ unit: z.enum(INTERVAL_UNITS), count: z.number().int() }),
-    timezone: z.string(),
-    start_date: z.string(),
-    renewal_date: z.string().nullable(),
-    end_date: z.string().nullable(),
-    units: z.number().int(),
-    minimum_units: z.number().int(),
-    discount_percent: z.string(),
-    cancel_at_period_end: z.boolean(),
-    end_after_cycles: z.number().int().nullable(),
-    label: z.string().nullable(),
-    invoice_reference: z.string().nullable(),
-    renewal_value: amountOutput,
-    usage_value: amountOutput,
-    usage_value_annual: amountOutput,
-    minimum_usage_value: amountOutput,
-    meters: z.array(
-      z.object({ meter: z.string(), meter_code: z.string(), name: z.string(), minimum_units: z.number().int(), plan_minimum_units: z.number().int() }),
-    ),
-    cpi_enabled: z.boolean(),
-    created: z.string(),
-  })
-  .meta({ id: 'Subscription' });
+export const subscriptionObject = subscriptionDocument.omit({ _organisation: true }).meta({ id: 'Subscription' });
 
 export const createdSubscriptionObject = subscriptionObject
   .extend({ invoice: invoiceObject.nullable() })

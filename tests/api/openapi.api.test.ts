@@ -50,6 +50,19 @@ describe('OpenAPI documents', () => {
     expect(documented(response.body).sort()).toEqual(served);
   });
 
+  it('names its shared schemas after the API document’s objects, none of the read models’ internal fields among them', async () => {
+    const publicDocument = (await request(service.app).get('/v1/openapi.json')).body;
+    const adminDocument = (await request(service.app).get('/admin/v1/openapi.json')).body;
+    expect(Object.keys(publicDocument.components.schemas).sort()).toEqual(
+      ['Charge', 'CreatedSubscription', 'Customer', 'Error', 'Invoice', 'InvoiceLine', 'Plan', 'PlanMeter', 'PublicOrganisation', 'Subscription', 'Tier'],
+    );
+    expect(Object.keys(adminDocument.components.schemas).sort()).toEqual(
+      ['AccountingConnection', 'ApiKey', 'Charge', 'CreatedApiKey', 'Customer', 'Error', 'Meter', 'Organisation', 'Plan', 'PlanMeter', 'Tier'],
+    );
+    const internal = JSON.stringify([publicDocument.components, adminDocument.components]).match(/"_\w+"/g);
+    expect(internal).toBeNull();
+  });
+
   it('documents request bodies from the same schemas the routes validate with', async () => {
     const { body } = await request(service.app).get('/admin/v1/openapi.json');
     const schema = body.paths['/admin/v1/organisations'].post.requestBody.content['application/json'].schema;

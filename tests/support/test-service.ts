@@ -8,6 +8,7 @@ import type { Clock } from '../../infra/clock/clock';
 import { loadConfig } from '../../infra/config';
 import { silentLogger } from '../../infra/logger';
 import { apiDeps, openServices, type Services } from '../../service/services';
+import { checkedApp } from './response-check';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -22,7 +23,7 @@ export type TestService = Readonly<{
 
 export const tempDir = (label: string): string => mkdtempSync(join(tmpdir(), `${label}-`));
 
-/** The real app on the embedded stores in a fresh data directory. */
+/** The real app on the embedded stores in a fresh data directory; every response is checked against its route's spec. */
 export const startTestService = async (
   dataDir = tempDir('billing'),
   options: { clock?: Clock; env?: Record<string, string> } = {},
@@ -32,7 +33,7 @@ export const startTestService = async (
   await services.projections.start();
   const { app, routes } = createApp(apiDeps(services, ADMIN_TOKEN));
   return {
-    app,
+    app: checkedApp(app, routes),
     routes,
     services,
     dataDir,

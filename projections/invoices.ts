@@ -99,7 +99,7 @@ export const invoicesProjection: Projection = {
     { collection: INVOICES, fields: ['_organisation', 'created'] },
     { collection: INVOICES, fields: ['_organisation', 'subscription'] },
   ],
-  handles: ['InvoiceRaised', 'InvoiceSynced', 'InvoiceSyncFailed'],
+  handles: ['InvoiceRaised', 'InvoiceSynced', 'InvoiceSyncFailed', 'InvoiceRemoved'],
   apply: async (event, context) => {
     const typed = event as unknown as InvoiceEvent;
     if (typed.type === 'InvoiceRaised') {
@@ -121,6 +121,8 @@ export const invoicesProjection: Projection = {
         accounting: { sync_status: 'synced', invoice_id: data.accountingInvoiceId, sync_error: null },
       };
       context.put(INVOICES, synced);
+    } else if (typed.type === 'InvoiceRemoved') {
+      context.put(INVOICES, { ...doc, status: typed.data.status });
     } else {
       const failed: InvoiceDoc = { ...doc, accounting: { sync_status: 'failed', invoice_id: null, sync_error: typed.data.error } };
       context.put(INVOICES, failed);

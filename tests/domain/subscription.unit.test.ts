@@ -79,7 +79,7 @@ const create = (overrides: Partial<CreateSubscription['request']> = {}, more: Pa
   ...more,
 });
 
-const created = (overrides: Partial<SubscriptionCreatedData> = {}): SubscriptionEvent => ({
+const created = (overrides: Partial<SubscriptionCreatedData> = {}): Extract<SubscriptionEvent, { type: 'SubscriptionCreated' }> => ({
   type: 'SubscriptionCreated',
   data: {
     subscriptionId: 'sub_1',

@@ -212,6 +212,8 @@ describe('projections: given events, then documents', () => {
           cpi_enabled: true,
           created: T0,
           _organisation: 'org_1',
+          _pricing: { planType: 'per_unit', price: '10.0000', freeUnits: 0, tiers: [] },
+          _meters: [],
         },
       ]);
   });

@@ -1,0 +1,224 @@
+import { creditNotesProjection } from '../../projections/credit-notes';
+import { invoicesProjection } from '../../projections/invoices';
+import { subscriptionsProjection } from '../../projections/subscriptions';
+import { projectionSpec } from '../support/projection-spec';
+
+const T0 = '2026-01-01T00:00:00.000Z';
+
+const created = {
+  subscriptionId: 'sub_1',
+  organisationId: 'org_1',
+  customerId: 'cus_1',
+  customerCode: 'C1',
+  planId: 'plan_1',
+  currency: 'GBP',
+  interval: { unit: 'month', count: 1 },
+  timezone: 'Europe/London',
+  status: 'active',
+  startDate: '2026-01-01',
+  currentPeriodStart: '2026-01-01',
+  renewalDate: '2026-02-01',
+  endDate: null,
+  units: 5,
+  minimumUnits: 0,
+  discountPercent: '10.00',
+  invoiceReference: null,
+  label: null,
+  endAfterCycles: null,
+  cpiEnabled: false,
+  pricing: { planType: 'per_unit', price: '10.0000', freeUnits: 0, tiers: [] },
+  meters: [],
+  planName: 'Seats',
+  firstInvoiceId: 'inv_1',
+  firstInvoiceCharges: [],
+};
+
+const document = {
+  id: 'sub_1',
+  object: 'subscription',
+  customer: 'cus_1',
+  customer_code: 'C1',
+  plan: 'plan_1',
+  status: 'active',
+  currency: 'GBP',
+  interval: { unit: 'month', count: 1 },
+  timezone: 'Europe/London',
+  start_date: '2026-01-01',
+  renewal_date: '2026-02-01',
+  end_date: null,
+  units: 5,
+  minimum_units: 0,
+  discount_percent: '10.00',
+  cancel_at_period_end: false,
+  end_after_cycles: null,
+  label: null,
+  invoice_reference: null,
+  renewal_value: '45.0000',
+  usage_value: '0.0000',
+  usage_value_annual: '0.0000',
+  minimum_usage_value: '0.0000',
+  meters: [],
+  cpi_enabled: false,
+  created: T0,
+  _organisation: 'org_1',
+  _pricing: created.pricing,
+  _meters: [],
+};
+
+const unitsChanged = {
+  subscriptionId: 'sub_1',
+  changeId: 'c1',
+  changedAt: T0,
+  previousUnits: 5,
+  units: 8,
+  prorate: false,
+  prorationBehaviour: null,
+  effectiveDate: null,
+  document: null,
+  periodStart: '2026-01-01',
+  renewalDate: '2026-02-01',
+  periodUnits: 5,
+  proration: null,
+  invoiceId: null,
+  creditNoteId: null,
+  renewalAdjustment: null,
+};
+
+describe('lifecycle projections: given events, then documents', () => {
+  it('subscriptions: units change with values recomputed, then set to end at period end', async () => {
+    await projectionSpec(subscriptionsProjection)
+      .given([
+        { type: 'SubscriptionCreated', data: created },
+        { type: 'SubscriptionUnitsChanged', data: unitsChanged },
+        { type: 'SubscriptionEndScheduled', data: { subscriptionId: 'sub_1', operationId: 'e1', endDate: '2026-02-01', removals: [] } },
+      ])
+      // 8 × 10.0000 = 80.0000, less 10 % = 72.0000
+      .then('subscriptions', [{ ...document, units: 8, renewal_value: '72.0000', cancel_at_period_end: true, end_date: '2026-02-01' }]);
+  });
+
+  it('subscriptions: ended now, then restored (end date and cancel_at_period_end cleared)', async () => {
+    const ended = { subscriptionId: 'sub_1', operationId: 'e1', endedAt: T0, endDate: '2026-01-10', invoiceUsageNow: false, removals: [] };
+    await projectionSpec(subscriptionsProjection)
+      .given([{ type: 'SubscriptionCreated', data: created }, { type: 'SubscriptionEnded', data: ended }])
+      .then('subscriptions', [{ ...document, status: 'ended', end_date: '2026-01-10' }]);
+    await projectionSpec(subscriptionsProjection)
+      .given([
+        { type: 'SubscriptionCreated', data: created },
+        { type: 'SubscriptionEnded', data: ended },
+        { type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'r1', from: 'ended', status: 'active', renewalInvoiceId: null } },
+      ])
+      .then('subscriptions', [document]);
+  });
+
+  it('invoices: removed by an end shows voided or deleted', async () => {
+    const raised = { invoiceId: 'inv_1', organisationId: 'org_1', customerId: 'cus_1', subscriptionId: 'sub_1', currency: 'GBP', reference: null, invoiceDate: T0, dueDate: null, lines: [], subtotal: '45.0000' };
+    await projectionSpec(invoicesProjection)
+      .given([
+        { type: 'InvoiceRaised', data: raised },
+        { type: 'InvoiceRemoved', data: { invoiceId: 'inv_1', status: 'deleted' } },
+      ])
+      .then('invoices', [
+        {
+          id: 'inv_1',
+          object: 'invoice',
+          customer: 'cus_1',
+          subscription: 'sub_1',
+          number: null,
+          reference: null,
+          status: 'deleted',
+          currency: 'GBP',
+          invoice_date: T0,
+          due_date: null,
+          subtotal: '45.0000',
+          total: '45.0000',
+          credit_note_amount: '0.0000',
+          amount_paid: null,
+          sent: false,
+          accounting: { sync_status: 'pending', invoice_id: null, sync_error: null },
+          lines: [],
+          created: T0,
+          _organisation: 'org_1',
+        },
+      ]);
+  });
+
+  it('credit notes: raised, synced with number and total, then allocated to the invoice it reduces', async () => {
+    const raised = {
+      creditNoteId: 'cn_1',
+      organisationId: 'org_1',
+      customerId: 'cus_1',
+      subscriptionId: 'sub_1',
+      invoiceId: 'inv_1',
+      currency: 'GBP',
+      reference: 'PO-1',
+      creditNoteDate: T0,
+      lines: [{ lineId: 'il_1', name: 'Seats', description: '8 → 6 units', amount: '20.0000', effectiveDate: T0 }],
+      subtotal: '20.0000',
+    };
+    const base = {
+      id: 'cn_1',
+      object: 'credit_note',
+      customer: 'cus_1',
+      subscription: 'sub_1',
+      reference: 'PO-1',
+      currency: 'GBP',
+      credit_note_date: T0,
+      subtotal: '20.0000',
+      sent: false,
+      lines: [{ id: 'il_1', name: 'Seats', description: '8 → 6 units', amount: '20.0000', effective_date: T0 }],
+      created: T0,
+      _organisation: 'org_1',
+    };
+    await projectionSpec(creditNotesProjection)
+      .given([{ type: 'CreditNoteRaised', data: raised }])
+      .then('credit_notes', [
+        {
+          ...base,
+          number: null,
+          status: 'not_in_external',
+          total: '20.0000',
+          remaining_credit: '20.0000',
+          allocation_status: 'unallocated',
+          accounting: { sync_status: 'pending', credit_note_id: null, sync_error: null },
+          allocations: [],
+        },
+      ]);
+    const synced = { creditNoteId: 'cn_1', accountingCreditNoteId: 'ext_cn', number: 'CN-0001', status: 'approved', total: '22.0000', remainingCredit: '22.0000', sent: false };
+    const allocated = { creditNoteId: 'cn_1', allocationId: 'al_1', invoiceId: 'inv_1', amount: '12.0000', date: T0, remainingCredit: '10.0000', status: 'approved' };
+    await projectionSpec(creditNotesProjection)
+      .given([
+        { type: 'CreditNoteRaised', data: raised },
+        { type: 'CreditNoteSynced', data: synced },
+        { type: 'CreditNoteAllocated', data: allocated },
+      ])
+      .then('credit_notes', [
+        {
+          ...base,
+          number: 'CN-0001',
+          status: 'approved',
+          total: '22.0000',
+          remaining_credit: '10.0000',
+          allocation_status: 'partially_allocated',
+          accounting: { sync_status: 'synced', credit_note_id: 'ext_cn', sync_error: null },
+          allocations: [{ id: 'al_1', invoice: 'inv_1', amount: '12.0000', date: T0, status: 'applied', accounting_sync_status: 'synced' }],
+        },
+      ]);
+    await projectionSpec(creditNotesProjection)
+      .given([
+        { type: 'CreditNoteRaised', data: raised },
+        { type: 'CreditNoteSyncFailed', data: { creditNoteId: 'cn_1', error: 'The contact is archived.' } },
+      ])
+      .then('credit_notes', [
+        {
+          ...base,
+          number: null,
+          status: 'not_in_external',
+          total: '20.0000',
+          remaining_credit: '20.0000',
+          allocation_status: 'unallocated',
+          accounting: { sync_status: 'failed', credit_note_id: null, sync_error: 'The contact is archived.' },
+          allocations: [],
+        },
+      ]);
+  });
+});

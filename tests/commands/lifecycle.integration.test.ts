@@ -1,0 +1,156 @@
+import { endSubscription } from '../../commands/subscription/end-subscription';
+import { restoreSubscription } from '../../commands/subscription/restore-subscription';
+import { customerStream } from '../../domain/customer/events';
+import { invoiceStream } from '../../domain/invoice/events';
+import { organisationStream } from '../../domain/organisation/events';
+import { planStream } from '../../domain/plan/events';
+import type { DomainEvent } from '../../domain/shared/decider';
+import { subscriptionStream } from '../../domain/subscription/events';
+import type { AccountingSystem } from '../../infra/accounting/port';
+import { derivedId } from '../../infra/ids';
+import { handlerSpec, specCaller } from '../support/handler-spec';
+import { organisationSettings } from '../support/organisation-fixtures';
+
+/** No accounting system is connected in these specs: asking it anything fails the test. */
+const noAccounting = new Proxy({} as AccountingSystem, {
+  get: (_target, name) => {
+    throw new Error(`the accounting system was asked for ${String(name)}`);
+  },
+});
+
+const context = { organisationId: 'org_1', apiKeyId: 'key_1', idempotencyKey: 'k1' };
+const organisationCreated = { type: 'OrganisationCreated', data: { organisationId: 'org_1', livemode: true, liveOrganisationId: null, settings: organisationSettings } };
+const planCreated = {
+  type: 'PlanCreated',
+  data: {
+    planId: 'plan_1',
+    organisationId: 'org_1',
+    code: 'seats',
+    name: 'Seats',
+    type: 'per_unit',
+    interval: { unit: 'month', count: 1 },
+    currency: 'GBP',
+    price: '10.0000',
+    minimumUnits: 1,
+    freeUnits: 0,
+    unitLabels: { singular: null, plural: null },
+    allowsPriceOverride: false,
+    status: 'active',
+    tiers: [],
+    meters: [],
+  },
+};
+const customerImported = {
+  type: 'CustomerImported',
+  data: { customerId: 'cus_1', organisationId: 'org_1', code: 'C1', name: 'One', firstName: null, lastName: null, email: null, accountingContactId: null, source: 'admin_import' },
+};
+const subscriptionCreated = {
+  type: 'SubscriptionCreated',
+  data: {
+    subscriptionId: 'sub_1',
+    organisationId: 'org_1',
+    customerId: 'cus_1',
+    customerCode: 'C1',
+    planId: 'plan_1',
+    currency: 'GBP',
+    interval: { unit: 'month', count: 1 },
+    timezone: 'Europe/London',
+    status: 'active',
+    startDate: '2025-12-15',
+    currentPeriodStart: '2025-12-15',
+    renewalDate: '2026-01-15',
+    endDate: null,
+    units: 5,
+    minimumUnits: 0,
+    discountPercent: '0.00',
+    invoiceReference: null,
+    label: null,
+    endAfterCycles: null,
+    cpiEnabled: false,
+    pricing: { planType: 'per_unit', price: '10.0000', freeUnits: 0, tiers: [] },
+    meters: [],
+    planName: 'Seats',
+    firstInvoiceId: null,
+    firstInvoiceCharges: [],
+  },
+};
+const renewalInvoice = {
+  invoiceId: 'inv_renewal',
+  organisationId: 'org_1',
+  customerId: 'cus_1',
+  subscriptionId: 'sub_1',
+  currency: 'GBP',
+  reference: null,
+  invoiceDate: '2025-12-30T00:00:00.000Z',
+  dueDate: '2026-01-13T00:00:00.000Z',
+  lines: [],
+  subtotal: '50.0000',
+};
+const given = (subscription: DomainEvent[], invoice: DomainEvent[]) => ({
+  [organisationStream('org_1')]: [organisationCreated],
+  [planStream('plan_1')]: [planCreated],
+  [customerStream('cus_1')]: [customerImported],
+  [subscriptionStream('sub_1')]: [subscriptionCreated, ...subscription],
+  [invoiceStream('inv_renewal')]: [{ type: 'InvoiceRaised', data: renewalInvoice }, ...invoice],
+});
+const renewalRaised = { type: 'SubscriptionRenewalInvoiceRaised', data: { subscriptionId: 'sub_1', invoiceId: 'inv_renewal', periodStart: '2026-01-15' } };
+
+describe('lifecycle handlers: given streams, when a command, then new events', () => {
+  it('ending removes the renewal invoice first (one never pushed is deleted here, not in the accounting system), then ends', async () => {
+    const operationId = derivedId('request', 'key_1', 'k1', 'sub_1', 'end', JSON.stringify({ when: 'now', deleteUnsentInvoices: false, voidApprovedInvoices: false, invoiceUsageNow: false }));
+    await handlerSpec({ now: '2026-01-01T12:00:00.000Z' })
+      .given(given([renewalRaised], []))
+      .when((deps) =>
+        endSubscription({ ...deps, accounting: noAccounting }, specCaller, context, 'sub_1', {
+          when: 'now',
+          deleteUnsentInvoices: false,
+          voidApprovedInvoices: false,
+          invoiceUsageNow: false,
+        }),
+      )
+      .then({
+        [invoiceStream('inv_renewal')]: [{ type: 'InvoiceRemoved', data: { invoiceId: 'inv_renewal', status: 'deleted' } }],
+        [subscriptionStream('sub_1')]: [
+          {
+            type: 'SubscriptionEnded',
+            data: {
+              subscriptionId: 'sub_1',
+              operationId,
+              endedAt: '2026-01-01T12:00:00.000Z',
+              endDate: '2026-01-01',
+              invoiceUsageNow: false,
+              removals: [{ invoiceId: 'inv_renewal', action: 'delete' }],
+            },
+          },
+        ],
+      });
+  });
+
+  it('restoring raises again the renewal invoice that ending removed, and pushes it', async () => {
+    const operationId = derivedId('request', 'key_1', 'k1', 'sub_1', 'restore', '{}');
+    const invoiceId = derivedId('invoice', 'inv_renewal', 'restored', operationId);
+    const ended = {
+      type: 'SubscriptionEnded',
+      data: { subscriptionId: 'sub_1', operationId: 'op_end', endedAt: '2026-01-01T00:00:00.000Z', endDate: '2026-01-01', invoiceUsageNow: false, removals: [{ invoiceId: 'inv_renewal', action: 'delete' }] },
+    };
+    await handlerSpec({ now: '2026-01-02T09:00:00.000Z' })
+      .given(given([renewalRaised, ended], [{ type: 'InvoiceRemoved', data: { invoiceId: 'inv_renewal', status: 'deleted' } }]))
+      .when((deps) => restoreSubscription({ ...deps, accounting: noAccounting }, specCaller, context, 'sub_1'))
+      .then({
+        [subscriptionStream('sub_1')]: [
+          { type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId, from: 'ended', status: 'active', renewalInvoiceId: invoiceId } },
+        ],
+        [invoiceStream(invoiceId)]: [
+          { type: 'InvoiceRaised', data: { ...renewalInvoice, invoiceId, invoiceDate: '2026-01-02T09:00:00.000Z', dueDate: '2026-01-16T09:00:00.000Z' } },
+          { type: 'InvoiceSyncFailed', data: { invoiceId, error: 'No accounting system is connected to this organisation.' } },
+        ],
+      });
+  });
+
+  it('refuses to restore a subscription that is running', async () => {
+    await handlerSpec()
+      .given(given([], []))
+      .when((deps) => restoreSubscription({ ...deps, accounting: noAccounting }, specCaller, context, 'sub_1'))
+      .thenRefuses('invalid_state');
+  });
+});

@@ -254,6 +254,24 @@ describe('subscriptions: creation, first invoice, reads', () => {
     expect(invoices.body.data).toHaveLength(1);
   });
 
+  it('leaves the invoice pending, not failed, when the accounting system is down: an outage is not a refusal', async () => {
+    // Every attempt the HTTP client makes (the first and its retries) gets a 5xx.
+    await accountingControl(service, '/faults', { kind: '5xx', pathPrefix: `/tenants/${tenantId}/invoices`, method: 'POST', count: 10 });
+    const before = (await ledgerInvoices()).length;
+    const response = await post({ customer_code: 'C1', plan_code: 'flat' }, 'outage-push');
+    expect(response.status).toBe(201);
+    expect(response.body.invoice).toMatchObject({
+      status: 'not_in_external',
+      number: null,
+      accounting: { sync_status: 'pending', invoice_id: null, sync_error: null },
+    });
+    const events = await service.services.store.readStream(`invoice-${response.body.invoice.id}`);
+    expect(events.map((e) => e.type)).toEqual(['InvoiceRaised']);
+    const replay = await post({ customer_code: 'C1', plan_code: 'flat' }, 'outage-push');
+    expect(replay.body).toEqual(response.body);
+    expect(await ledgerInvoices()).toHaveLength(before);
+  });
+
   it('returns the existing subscription after a crash between saving and answering, with one invoice', async () => {
     const body = { customer_code: 'C1', plan_code: 'seats', units: 4 };
     // The work is done as the request would have done it, but no answer was stored: the process died.

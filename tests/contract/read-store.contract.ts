@@ -97,17 +97,32 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
       expect(second.hasMore).toBe(false);
     });
 
-    it('refuses a cursor that is not in the listed set', async () => {
+    it('continues after a cursor that no longer meets the filter: a cursor is a position', async () => {
+      await put([1, 2, 3, 4, 5, 6].map((n) => item(n)));
+      // item_005 is inactive: the page goes on from its place in the order, among the active ones.
+      const page = await store.find<Item>(collection, {
+        where: [{ field: 'status', in: ['active'] }],
+        orderBy: 'created',
+        limit: 5,
+        startingAfter: 'item_005',
+        cursorWhere: [{ field: 'org', eq: org }],
+      });
+      expect(page.data.map((d) => d.id)).toEqual(['item_004', 'item_002']);
+      expect(page.hasMore).toBe(false);
+    });
+
+    it('refuses a cursor that is not in the collection or does not meet cursorWhere', async () => {
       await put([item(1), item(2)]);
       await expect(
         store.find(collection, { orderBy: 'created', limit: 2, startingAfter: 'item_999' }),
       ).rejects.toBeInstanceOf(UnknownCursor);
       await expect(
         store.find(collection, {
-          where: [{ field: 'status', eq: 'active' }],
+          where: [{ field: 'org', eq: 'org_other' }],
           orderBy: 'created',
           limit: 2,
           startingAfter: 'item_001',
+          cursorWhere: [{ field: 'org', eq: 'org_other' }],
         }),
       ).rejects.toBeInstanceOf(UnknownCursor);
     });

@@ -139,6 +139,13 @@ describe('customers', () => {
     expect(await ledger().findContactByNumber('OK-1')).toBeNull();
   });
 
+  it.each([[' '], ['   '], ['\t\n']])('refuses the blank name %j with 422 naming name, never a 502 from the accounting system: names are not blank', async (name) => {
+    const before = await customerCount();
+    expectError(await create({ code: 'BLANK-1', name }), 422, 'invalid_request_error', 'invalid_parameter', 'name');
+    expect(await customerCount()).toBe(before);
+    expect(await ledger().findContactByNumber('BLANK-1')).toBeNull();
+  });
+
   it('answers 400 invalid_json, 413 payload_too_large and 422 for a body that is not an object', async () => {
     const raw = (text: string) => request(service.app).post('/v1/customers').set(auth).set('Content-Type', 'application/json').send(text);
     expectError(await raw('{"code": "X",'), 400, 'invalid_request_error', 'invalid_json');

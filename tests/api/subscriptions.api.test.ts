@@ -224,6 +224,36 @@ describe('subscriptions: creation, first invoice, reads', () => {
     expect(reused.body.customer).toBe(response.body.customer);
   });
 
+  it.each([
+    ['a quote', 'QU"OTE'],
+    ['an apostrophe', "APOS'"],
+    ['a backslash', 'BACK\\SLASH'],
+    ['a leading space', ' LEAD'],
+    ['a trailing space', 'TRAIL '],
+    ['a control character', 'TAB\tCODE'],
+  ])('holds customer_code sent with create_customer to the customer code rules: %s is 422 naming customer_code', async (_label, code) => {
+    const before = await service.services.store.headPosition();
+    const response = await post({ customer_code: code, create_customer: { name: `Rule ${code}` }, plan_code: 'flat' });
+    expectError(response, 422, 'invalid_request_error', 'invalid_parameter', 'customer_code');
+    expect(await service.services.store.headPosition()).toBe(before);
+    expect(await service.services.accounting.tenant(tenantId).findContactByNumber(code)).toBeNull();
+  });
+
+  it('only looks a customer up by a customer_code sent without create_customer: a code no customer can have is 404', async () => {
+    expectError(await post({ customer_code: ' C1', plan_code: 'flat' }), 404, 'not_found', 'customer_not_found', 'customer_code');
+  });
+
+  it.each([
+    ['a blank name', { name: ' ' }],
+    ['a name of whitespace', { name: '\t\n ' }],
+  ])('refuses %s in create_customer with 422 naming create_customer.name: names are not blank', async (_label, createCustomer) => {
+    const before = await service.services.store.headPosition();
+    const response = await post({ customer_code: 'BLANK-1', create_customer: createCustomer, plan_code: 'flat' });
+    expectError(response, 422, 'invalid_request_error', 'invalid_parameter', 'create_customer.name');
+    expect(await service.services.store.headPosition()).toBe(before);
+    expect(await service.services.accounting.tenant(tenantId).findContactByNumber('BLANK-1')).toBeNull();
+  });
+
   it('needs an Idempotency-Key, replays the same response, and refuses the key for another request', async () => {
     expectError(await request(service.app).post('/v1/subscriptions').set(auth).send({ customer_code: 'C1', plan_code: 'flat' }), 422, 'invalid_request_error', 'idempotency_key_required');
     const first = await post({ customer_code: 'C1', plan_code: 'flat' }, 'replay-key');

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { requestFingerprint } from '../../api/public/idempotency';
 import { createSubscription } from '../../commands/subscription/create-subscription';
 import { fixedClock } from '../../infra/clock/clock';
 import { expectError } from '../support/api-assertions';
@@ -308,7 +309,7 @@ describe('subscriptions: creation, first invoice, reads', () => {
     const done = await createSubscription(
       service.services,
       { actor: { type: 'api_key', id: keyId }, requestId: 'req_crashed' },
-      { organisationId: orgId, apiKeyId: keyId, idempotencyKey: 'crash-key' },
+      { organisationId: orgId, apiKeyId: keyId, idempotencyKey: 'crash-key', requestFingerprint: requestFingerprint('POST', '/v1/subscriptions', body) },
       {
         customerCode: 'C1',
         createCustomer: null,
@@ -318,8 +319,10 @@ describe('subscriptions: creation, first invoice, reads', () => {
       },
     );
     const before = (await ledgerInvoices()).length;
+    expectError(await post({ ...body, units: 5 }, 'crash-key'), 409, 'conflict', 'idempotency_conflict');
     const retried = await post(body, 'crash-key');
     expect(retried.status).toBe(201);
+    expect(retried.headers['idempotent-replayed']).toBe('true');
     expect(retried.body.id).toBe(done.subscriptionId);
     expect(retried.body.invoice.id).toBe(done.invoiceId);
     expect(await ledgerInvoices()).toHaveLength(before);
@@ -360,6 +363,47 @@ describe('subscriptions: creation, first invoice, reads', () => {
     expectError(await request(service.app).get('/v1/invoices?status=lost').set(auth), 422, 'invalid_request_error', 'invalid_parameter', 'status');
     expectError(await request(service.app).get('/v1/invoices/inv_nope').set(auth), 404, 'not_found', 'invoice_not_found');
     expectError(await request(service.app).get('/v1/subscriptions/sub_nope').set(auth), 404, 'not_found', 'subscription_not_found');
+  });
+});
+
+describe('subscriptions: an Idempotency-Key reused after its 24 hours', () => {
+  const clock = fixedClock(new Date('2026-04-01T09:00:00.000Z'));
+  let service: TestService;
+  let tenantId: string;
+  let auth: { Authorization: string };
+  beforeAll(async () => {
+    service = await startTestService(tempDir('idempotency-lapsed'), { clock });
+    const orgId = (await createOrganisation(service, { can_create_accounting_contacts: true })).id;
+    tenantId = await connectAccounting(service, orgId);
+    await defineCatalogue(service, orgId);
+    auth = (await createKey(service, orgId, ['subscriptions:write', 'customers:write'])).auth;
+    await request(service.app).post('/v1/customers').set(auth).send({ code: 'L1', name: 'Lapsed One' });
+  });
+  afterAll(async () => {
+    await service.close();
+  });
+
+  const post = (body: object) => request(service.app).post('/v1/subscriptions').set(auth).set('Idempotency-Key', 'lapsing-key').send(body);
+  const ledgerInvoices = async () => (await service.services.accounting.tenant(tenantId).listUpdatedSince('1970-01-01T00:00:00.000Z')).invoices;
+
+  it('finds the old subscription: 409 idempotency_conflict for another request, the old answer for the same one', async () => {
+    const body = { customer_code: 'L1', plan_code: 'seats', units: 3 };
+    const first = await post(body);
+    expect(first.status).toBe(201);
+    const invoices = (await ledgerInvoices()).length;
+    clock.advance(24 * 60 * 60 * 1000 + 60_000);
+
+    const before = await service.services.store.headPosition();
+    const other = await post({ customer_code: 'L1', plan_code: 'flat' });
+    expectError(other, 409, 'conflict', 'idempotency_conflict');
+    expect(await service.services.store.headPosition()).toBe(before);
+
+    const same = await post({ units: 3, plan_code: 'seats', customer_code: 'L1' });
+    expect(same.status).toBe(201);
+    expect(same.headers['idempotent-replayed']).toBe('true');
+    expect(same.body).toEqual(first.body);
+    expect(await service.services.store.headPosition()).toBe(before);
+    expect(await ledgerInvoices()).toHaveLength(invoices);
   });
 });
 

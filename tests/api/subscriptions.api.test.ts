@@ -424,6 +424,20 @@ describe('subscriptions: organisation rules', () => {
     return { org, auth: key.auth };
   };
 
+  it('answers type and range rules before the organisation, plan and customer; rules needing them after', async () => {
+    const { auth } = await setUp({}, false);
+    const post = (key: string, body: object) => request(service.app).post('/v1/subscriptions').set(auth).set('Idempotency-Key', key).send(body);
+    // The organisation is not connected (409), but the body's shape answers first.
+    expectError(await post('order-1', { customer_code: 'NOBODY', plan_code: 'nothing', units: -1 }), 422, 'invalid_request_error', 'invalid_parameter', 'units');
+    expectError(await post('order-2', { customer_code: 'NOBODY', plan_code: 'nothing', label: 'x'.repeat(256) }), 422, 'invalid_request_error', 'invalid_parameter', 'label');
+    expectError(await post('order-3', { customer_code: 'NOBODY', plan_code: 'flat', units: 2 }), 409, 'conflict', 'accounting_not_connected');
+    const connected = await setUp();
+    const postConnected = (key: string, body: object) => request(service.app).post('/v1/subscriptions').set(connected.auth).set('Idempotency-Key', key).send(body);
+    // Units on a flat fee plan is a rule about the plan: it waits for the plan and the customer.
+    expectError(await postConnected('order-4', { customer_code: 'NOBODY', plan_code: 'nothing', units: 2 }), 404, 'not_found', 'plan_not_found', 'plan_code');
+    expectError(await postConnected('order-5', { customer_code: 'NOBODY', plan_code: 'flat', units: 2 }), 404, 'not_found', 'customer_not_found', 'customer_code');
+  });
+
   it('raises no invoice in Setup Mode and refuses a future start date there', async () => {
     const { org, auth } = await setUp({ setup_mode: true, can_create_accounting_contacts: true });
     await request(service.app).post('/v1/customers').set(auth).send({ code: 'S1', name: `Setup ${org.id}` });

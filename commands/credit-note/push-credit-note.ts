@@ -63,7 +63,9 @@ export const pushCreditNote = async (deps: Deps, caller: Caller, organisation: O
       position = synced.position;
       if (synced.state.status === 'raised') state = synced.state;
     } catch (error) {
-      if (error instanceof AccountingRefused || error instanceof AccountingUnavailable) return fail(error.message);
+      if (error instanceof AccountingRefused) return fail(error.message);
+      // An outage is not a refusal: the credit note stays pending, as an invoice does.
+      if (error instanceof AccountingUnavailable) return { position };
       throw error;
     }
   }

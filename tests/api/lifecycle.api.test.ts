@@ -2,8 +2,8 @@ import request from 'supertest';
 import { changeUnits } from '../../commands/subscription/change-units';
 import { fixedClock } from '../../infra/clock/clock';
 import { expectError } from '../support/api-assertions';
-import { defineCatalogue } from '../support/catalogue-fixtures';
-import { accountingControl, connectAccounting, createKey, createOrganisation } from '../support/fixtures';
+import { billingOrganisation } from '../support/catalogue-fixtures';
+import { accountingControl, createKey } from '../support/fixtures';
 import { startTestService, tempDir, type TestService } from '../support/test-service';
 
 describe('subscription lifecycle: unit changes, credit notes, end and restore', () => {
@@ -19,13 +19,7 @@ describe('subscription lifecycle: unit changes, credit notes, end and restore', 
   let n = 0;
   beforeAll(async () => {
     service = await startTestService(tempDir('lifecycle'), { clock });
-    orgId = (await createOrganisation(service, { can_create_accounting_contacts: true })).id;
-    tenantId = await connectAccounting(service, orgId);
-    await defineCatalogue(service, orgId);
-    const key = await createKey(service, orgId, ['subscriptions:read', 'subscriptions:write', 'invoices:read', 'credit_notes:read', 'customers:write']);
-    auth = key.auth;
-    keyId = key.id;
-    await request(service.app).post('/v1/customers').set(auth).send({ code: 'C1', name: 'Customer One' });
+    ({ orgId, tenantId, auth, keyId } = await billingOrganisation(service, ['subscriptions:read', 'subscriptions:write', 'invoices:read', 'credit_notes:read', 'customers:write']));
   });
   afterAll(async () => {
     await service.close();

@@ -10,6 +10,7 @@ import type { AccountingSystem } from '../../infra/accounting/port';
 import { derivedId } from '../../infra/ids';
 import { handlerSpec, specCaller } from '../support/handler-spec';
 import { organisationSettings } from '../support/organisation-fixtures';
+import { seatsPlan, subscriptionCreatedData } from '../support/subscription-fixtures';
 
 /** No accounting system is connected in these specs: asking it anything fails the test. */
 const noAccounting = new Proxy({} as AccountingSystem, {
@@ -20,59 +21,14 @@ const noAccounting = new Proxy({} as AccountingSystem, {
 
 const context = { organisationId: 'org_1', apiKeyId: 'key_1', idempotencyKey: 'k1' };
 const organisationCreated = { type: 'OrganisationCreated', data: { organisationId: 'org_1', livemode: true, liveOrganisationId: null, settings: organisationSettings } };
-const planCreated = {
-  type: 'PlanCreated',
-  data: {
-    planId: 'plan_1',
-    organisationId: 'org_1',
-    code: 'seats',
-    name: 'Seats',
-    type: 'per_unit',
-    interval: { unit: 'month', count: 1 },
-    currency: 'GBP',
-    price: '10.0000',
-    minimumUnits: 1,
-    freeUnits: 0,
-    unitLabels: { singular: null, plural: null },
-    allowsPriceOverride: false,
-    status: 'active',
-    tiers: [],
-    meters: [],
-  },
-};
+const planCreated = { type: 'PlanCreated', data: seatsPlan({ minimumUnits: 1 }) };
 const customerImported = {
   type: 'CustomerImported',
   data: { customerId: 'cus_1', organisationId: 'org_1', code: 'C1', name: 'One', firstName: null, lastName: null, email: null, accountingContactId: null, source: 'admin_import' },
 };
 const subscriptionCreated = {
   type: 'SubscriptionCreated',
-  data: {
-    subscriptionId: 'sub_1',
-    organisationId: 'org_1',
-    customerId: 'cus_1',
-    customerCode: 'C1',
-    planId: 'plan_1',
-    currency: 'GBP',
-    interval: { unit: 'month', count: 1 },
-    timezone: 'Europe/London',
-    status: 'active',
-    startDate: '2025-12-15',
-    currentPeriodStart: '2025-12-15',
-    renewalDate: '2026-01-15',
-    endDate: null,
-    units: 5,
-    minimumUnits: 0,
-    discountPercent: '0.00',
-    invoiceReference: null,
-    label: null,
-    endAfterCycles: null,
-    cpiEnabled: false,
-    pricing: { planType: 'per_unit', price: '10.0000', freeUnits: 0, tiers: [] },
-    meters: [],
-    planName: 'Seats',
-    firstInvoiceId: null,
-    firstInvoiceCharges: [],
-  },
+  data: subscriptionCreatedData({ timezone: 'Europe/London', startDate: '2025-12-15', currentPeriodStart: '2025-12-15', renewalDate: '2026-01-15', firstInvoiceId: null }),
 };
 const renewalInvoice = {
   invoiceId: 'inv_renewal',

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import type { PlanDefinition, Tier } from '../../domain/catalogue/types';
 import type { OpenOrganisation } from '../../domain/organisation/decider';
-import { DEFAULT_SETTINGS } from '../../domain/organisation/settings';
 import { addDays, daysBetween } from '../../domain/pricing/calendar';
 import { divideRounded, parseMoney } from '../../domain/pricing/money';
 import { planAmount } from '../../domain/pricing/pricing';
@@ -12,6 +11,7 @@ import type { SubscriptionCreatedData, SubscriptionEvent } from '../../domain/su
 import type { SubscriptionUnitsChangedData } from '../../domain/subscription/lifecycle-events';
 import type { RestoreSubscription } from '../../domain/subscription/restore';
 import { deciderSpec } from '../support/decider-spec';
+import { openOrganisation, seatsPlan, subscriptionCreatedData } from '../support/subscription-fixtures';
 
 const spec = deciderSpec(subscriptionDecider);
 
@@ -21,67 +21,21 @@ const tiers: Tier[] = [
   { fromUnits: 21, toUnits: null, price: '3.5000' },
 ];
 
-const organisation = (settings: Partial<OpenOrganisation['settings']> = {}): OpenOrganisation => ({
-  status: 'open',
-  organisationId: 'org_1',
-  livemode: true,
-  liveOrganisationId: null,
-  settings: { ...DEFAULT_SETTINGS, name: 'Org', timezone: 'Europe/London', defaultCurrency: 'GBP', ...settings },
-  sandboxId: null,
-  accounting: { tenantId: 't_1', accounts: [], revenueAccount: '200', usageRevenueAccount: null },
-  planLimits: { customers: null, subscriptions: null },
-});
+const organisation = (settings: Partial<OpenOrganisation['settings']> = {}): OpenOrganisation => openOrganisation({}, { timezone: 'Europe/London', canCreateAccountingContacts: false, ...settings });
 
-const plan = (overrides: Partial<PlanDefinition> = {}): PlanDefinition => ({
-  planId: 'plan_1',
-  organisationId: 'org_1',
-  code: 'seats',
-  name: 'Seats',
-  type: 'per_unit',
-  interval: { unit: 'month', count: 1 },
-  currency: 'GBP',
-  price: '10.0000',
-  minimumUnits: 2,
-  freeUnits: 0,
-  unitLabels: { singular: null, plural: null },
-  allowsPriceOverride: false,
-  status: 'active',
-  tiers: [],
-  meters: [],
-  ...overrides,
-});
+const plan = (overrides: Partial<PlanDefinition> = {}): PlanDefinition => seatsPlan(overrides);
 
 /** A subscription created on `start`, its first period [start, renewal). */
 const subscribed = (overrides: Partial<SubscriptionCreatedData> = {}): SubscriptionEvent => ({
   type: 'SubscriptionCreated',
-  data: {
-    subscriptionId: 'sub_1',
-    organisationId: 'org_1',
-    customerId: 'cus_1',
-    customerCode: 'C1',
-    planId: 'plan_1',
-    currency: 'GBP',
-    interval: { unit: 'month', count: 1 },
+  data: subscriptionCreatedData({
     timezone: 'Europe/London',
-    status: 'active',
     startDate: '2026-03-01',
     currentPeriodStart: '2026-03-01',
     renewalDate: '2026-04-01',
-    endDate: null,
-    units: 5,
-    minimumUnits: 0,
-    discountPercent: '0.00',
-    invoiceReference: null,
-    label: null,
-    endAfterCycles: null,
-    cpiEnabled: false,
-    pricing: { planType: 'per_unit', price: '10.0000', freeUnits: 0, tiers: [] },
-    meters: [],
-    planName: 'Seats',
     firstInvoiceId: 'inv_first',
-    firstInvoiceCharges: [],
     ...overrides,
-  },
+  }),
 });
 
 const renewalRaised: SubscriptionEvent = {

@@ -2,68 +2,12 @@ import { creditNotesProjection } from '../../projections/credit-notes';
 import { invoicesProjection } from '../../projections/invoices';
 import { subscriptionsProjection } from '../../projections/subscriptions';
 import { projectionSpec } from '../support/projection-spec';
+import { londonSubscription, londonSubscriptionDocument } from '../support/subscription-fixtures';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 
-const created = {
-  subscriptionId: 'sub_1',
-  organisationId: 'org_1',
-  customerId: 'cus_1',
-  customerCode: 'C1',
-  planId: 'plan_1',
-  currency: 'GBP',
-  interval: { unit: 'month', count: 1 },
-  timezone: 'Europe/London',
-  status: 'active',
-  startDate: '2026-01-01',
-  currentPeriodStart: '2026-01-01',
-  renewalDate: '2026-02-01',
-  endDate: null,
-  units: 5,
-  minimumUnits: 0,
-  discountPercent: '10.00',
-  invoiceReference: null,
-  label: null,
-  endAfterCycles: null,
-  cpiEnabled: false,
-  pricing: { planType: 'per_unit', price: '10.0000', freeUnits: 0, tiers: [] },
-  meters: [],
-  planName: 'Seats',
-  firstInvoiceId: 'inv_1',
-  firstInvoiceCharges: [],
-};
-
-const document = {
-  id: 'sub_1',
-  object: 'subscription',
-  customer: 'cus_1',
-  customer_code: 'C1',
-  plan: 'plan_1',
-  status: 'active',
-  currency: 'GBP',
-  interval: { unit: 'month', count: 1 },
-  timezone: 'Europe/London',
-  start_date: '2026-01-01',
-  renewal_date: '2026-02-01',
-  end_date: null,
-  units: 5,
-  minimum_units: 0,
-  discount_percent: '10.00',
-  cancel_at_period_end: false,
-  end_after_cycles: null,
-  label: null,
-  invoice_reference: null,
-  renewal_value: '45.0000',
-  usage_value: '0.0000',
-  usage_value_annual: '0.0000',
-  minimum_usage_value: '0.0000',
-  meters: [],
-  cpi_enabled: false,
-  created: T0,
-  _organisation: 'org_1',
-  _pricing: created.pricing,
-  _meters: [],
-};
+const created = londonSubscription;
+const document = londonSubscriptionDocument;
 
 const unitsChanged = {
   subscriptionId: 'sub_1',
@@ -169,20 +113,11 @@ describe('lifecycle projections: given events, then documents', () => {
       created: T0,
       _organisation: 'org_1',
     };
+    // Not yet in the accounting system: the total is the subtotal, all of it still to apply.
+    const unsynced = { ...base, number: null, status: 'not_in_external', total: '20.0000', remaining_credit: '20.0000', allocation_status: 'unallocated', allocations: [] };
     await projectionSpec(creditNotesProjection)
       .given([{ type: 'CreditNoteRaised', data: raised }])
-      .then('credit_notes', [
-        {
-          ...base,
-          number: null,
-          status: 'not_in_external',
-          total: '20.0000',
-          remaining_credit: '20.0000',
-          allocation_status: 'unallocated',
-          accounting: { sync_status: 'pending', credit_note_id: null, sync_error: null },
-          allocations: [],
-        },
-      ]);
+      .then('credit_notes', [{ ...unsynced, accounting: { sync_status: 'pending', credit_note_id: null, sync_error: null } }]);
     const synced = { creditNoteId: 'cn_1', accountingCreditNoteId: 'ext_cn', number: 'CN-0001', status: 'approved', total: '22.0000', remainingCredit: '22.0000', sent: false };
     const allocated = { creditNoteId: 'cn_1', allocationId: 'al_1', invoiceId: 'inv_1', amount: '12.0000', date: T0, remainingCredit: '10.0000', status: 'approved' };
     await projectionSpec(creditNotesProjection)
@@ -208,17 +143,6 @@ describe('lifecycle projections: given events, then documents', () => {
         { type: 'CreditNoteRaised', data: raised },
         { type: 'CreditNoteSyncFailed', data: { creditNoteId: 'cn_1', error: 'The contact is archived.' } },
       ])
-      .then('credit_notes', [
-        {
-          ...base,
-          number: null,
-          status: 'not_in_external',
-          total: '20.0000',
-          remaining_credit: '20.0000',
-          allocation_status: 'unallocated',
-          accounting: { sync_status: 'failed', credit_note_id: null, sync_error: 'The contact is archived.' },
-          allocations: [],
-        },
-      ]);
+      .then('credit_notes', [{ ...unsynced, accounting: { sync_status: 'failed', credit_note_id: null, sync_error: 'The contact is archived.' } }]);
   });
 });

@@ -76,8 +76,7 @@ export const changeUnits = async (deps: Deps, caller: Caller, context: Lifecycle
       change,
       lineId: derivedId('invoiceLine', creditNoteId, '0'),
       paymentTermsDays: org.settings.paymentTermsDays,
-      // The credit reduces the invoice that billed the period: the latest one raised before the change.
-      reduces: handled.state.life.invoiceIds.filter((id) => id !== change.invoiceId).at(-1) ?? null,
+      reduces: change.creditedInvoiceId,
     });
     const recorded = await creditNoteCommand(deps, creditNoteId, { type: 'RaiseCreditNote', ...raised }, caller, ref);
     position = later(position, recorded.position, (await pushCreditNote(deps, caller, org, creditNoteId)).position);

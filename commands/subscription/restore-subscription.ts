@@ -26,6 +26,7 @@ export const restoreSubscription = async (deps: Deps, caller: Caller, context: L
       ? [null, null]
       : await Promise.all([customerCommand.load(deps.store, state.subscription.customerId), planCommand.load(deps.store, state.subscription.planId)]);
   const removed = state.status === 'none' ? null : state.life.removedRenewalInvoiceId;
+  // A retry after a crash finds the restore made and finishes raising the invoice it names.
   const command: RestoreSubscription = {
     type: 'RestoreSubscription',
     operationId,
@@ -38,9 +39,9 @@ export const restoreSubscription = async (deps: Deps, caller: Caller, context: L
   const handled = await subscriptionCommand(deps, subscriptionId, command, caller, ref);
   let position = handled.position;
   const event = handled.state.status === 'none' ? undefined : handled.state.life.operations[operationId];
-  if (event?.type === 'SubscriptionRestored' && event.data.renewalInvoiceId && removed) {
+  if (event?.type === 'SubscriptionRestored' && event.data.renewalInvoiceId && event.data.replacesInvoiceId) {
     const invoiceId = event.data.renewalInvoiceId;
-    const original = await invoiceCommand.load(deps.store, removed);
+    const original = await invoiceCommand.load(deps.store, event.data.replacesInvoiceId);
     if (original.state.status !== 'none') {
       const raised = reRaisedInvoice(original.state.invoice, {
         invoiceId,

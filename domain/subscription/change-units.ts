@@ -111,6 +111,7 @@ export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscripti
       proration: null,
       invoiceId: null,
       creditNoteId: null,
+      creditedInvoiceId: null,
       renewalAdjustment: null,
     };
   }
@@ -139,6 +140,7 @@ export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscripti
     invoiceId: amount > 0n && !deferred ? command.invoiceId : null,
     // A credit is never deferred: it is a credit note at once, whatever the behaviour.
     creditNoteId: amount < 0n ? command.creditNoteId : null,
+    creditedInvoiceId: amount < 0n ? (life.invoiceIds.at(-1) ?? null) : null,
     renewalAdjustment: amount > 0n && deferred ? formatMoney(amount) : null,
   };
 };

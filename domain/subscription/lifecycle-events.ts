@@ -39,6 +39,8 @@ const unitsChanged = z.object({
   /** The document raised now: an invoice for a charge, a credit note for a credit. */
   invoiceId: z.string().nullable(),
   creditNoteId: z.string().nullable(),
+  /** The invoice a credit note reduces (the latest the subscription raised before the change), for its allocation. */
+  creditedInvoiceId: z.string().nullable(),
   /** A prorated charge left for the renewal invoice (charge_on_renewal, or amending it). */
   renewalAdjustment: z.string().nullable(),
 });
@@ -66,8 +68,9 @@ const restored = z.object({
   operationId: z.string(),
   from: z.enum(['ended', 'cancel_at_period_end']),
   status: z.enum(['pending', 'active']),
-  /** The renewal invoice raised again because ending removed it. */
+  /** The renewal invoice raised again because ending removed it, and the one it replaces. */
   renewalInvoiceId: z.string().nullable(),
+  replacesInvoiceId: z.string().nullable(),
 });
 
 export type SubscriptionUnitsChangedData = z.infer<typeof unitsChanged>;

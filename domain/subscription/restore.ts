@@ -39,6 +39,7 @@ export const decideRestore = (command: RestoreSubscription, state: ExistingSubsc
       from,
       status: command.today < subscription.startDate ? 'pending' : 'active',
       renewalInvoiceId: life.removedRenewalInvoiceId ? command.reRaisedInvoiceId : null,
+      replacesInvoiceId: life.removedRenewalInvoiceId,
     },
   };
 };

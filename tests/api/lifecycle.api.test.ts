@@ -121,6 +121,29 @@ describe('subscription lifecycle: unit changes, credit notes, end and restore', 
         status: 'paid',
         allocations: [{ id: expect.any(String), invoice: sub.invoice.id, amount: '22.0000', date: '2026-03-15T10:00:00.000Z', status: 'applied', accounting_sync_status: 'synced' }],
       });
+      const invoice = await request(service.app).get(`/v1/invoices/${sub.invoice.id}`).set(auth);
+      expect(invoice.body.credit_note_amount).toBe('22.0000');
+    });
+
+    it('keeps a credit note the accounting system refused as failed with its sync_error, answering 200', async () => {
+      const sub = await subscribe();
+      await accountingControl(service, '/faults', {
+        kind: 'refuse',
+        method: 'POST',
+        pathPrefix: `/tenants/${tenantId}/credit_notes`,
+        count: 1,
+        status: 400,
+        code: 'validation_failed',
+        message: 'Credit notes are closed for this period.',
+      });
+      const down = await post(sub.id, 'units', { units: 4, prorate: true, effective_date: '2026-03-15' });
+      expect(down.status).toBe(200);
+      expect(down.body.change.credit_note).toMatchObject({
+        status: 'not_in_external',
+        number: null,
+        subtotal: '10.0000',
+        accounting: { sync_status: 'failed', credit_note_id: null, sync_error: expect.stringContaining('Credit notes are closed') },
+      });
     });
 
     it('credits a volume plan crossing into a cheaper band although units went up (a yearly plan)', async () => {

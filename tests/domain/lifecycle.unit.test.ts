@@ -151,6 +151,7 @@ describe('ChangeUnits: every rule, in the order of the API document’s unit cha
             proration: null,
             invoiceId: null,
             creditNoteId: null,
+            creditedInvoiceId: null,
             renewalAdjustment: null,
           },
         },
@@ -165,6 +166,8 @@ describe('ChangeUnits: every rule, in the order of the API document’s unit cha
     });
     expect(decided([subscribed()], change({ units: 3, prorate: true, prorationBehaviour: 'charge_on_renewal', effectiveDate: '2026-03-22' }))).toMatchObject({
       creditNoteId: 'cn_change',
+      // It reduces the latest invoice raised before the change, here the first.
+      creditedInvoiceId: 'inv_first',
       renewalAdjustment: null,
       proration: { amount: '-6.4516' },
     });
@@ -345,7 +348,7 @@ describe('RestoreSubscription', () => {
   it('returns an ended subscription to active before its renewal date (plan active or legacy)', () => {
     const restored: SubscriptionEvent = {
       type: 'SubscriptionRestored',
-      data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'ended', status: 'active', renewalInvoiceId: null },
+      data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'ended', status: 'active', renewalInvoiceId: null, replacesInvoiceId: null },
     };
     spec([subscribed(), endedNow]).when(restore()).then([restored]);
     spec([subscribed(), endedNow]).when(restore({ planStatus: 'legacy' })).then([restored]);
@@ -364,20 +367,20 @@ describe('RestoreSubscription', () => {
     const scheduled: SubscriptionEvent = { type: 'SubscriptionEndScheduled', data: { subscriptionId: 'sub_1', operationId: 'op_end', endDate: '2026-04-01', removals: [] } };
     spec([subscribed(), scheduled])
       .when(restore())
-      .then([{ type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'cancel_at_period_end', status: 'active', renewalInvoiceId: null } }]);
+      .then([{ type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'cancel_at_period_end', status: 'active', renewalInvoiceId: null, replacesInvoiceId: null } }]);
     spec([subscribed()]).when(restore()).thenRefuses('invalid_state');
   });
 
   it('a pending subscription returns to pending before its start date', () => {
     spec([subscribed({ status: 'pending', startDate: '2026-04-01', currentPeriodStart: '2026-04-01', renewalDate: '2026-05-01' }), endedNow])
       .when(restore())
-      .then([{ type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'ended', status: 'pending', renewalInvoiceId: null } }]);
+      .then([{ type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'ended', status: 'pending', renewalInvoiceId: null, replacesInvoiceId: null } }]);
   });
 
   it('raises again a renewal invoice that ending removed', () => {
     const endedRemoving: SubscriptionEvent = { ...endedNow, data: { ...endedNow.data, removals: [{ invoiceId: 'inv_renewal', action: 'delete' }] } };
     spec([subscribed(), renewalRaised, endedRemoving])
       .when(restore())
-      .then([{ type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'ended', status: 'active', renewalInvoiceId: 'inv_again' } }]);
+      .then([{ type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'ended', status: 'active', renewalInvoiceId: 'inv_again', replacesInvoiceId: 'inv_renewal' } }]);
   });
 });

@@ -25,6 +25,7 @@ const unitsChanged = {
   proration: null,
   invoiceId: null,
   creditNoteId: null,
+  creditedInvoiceId: null,
   renewalAdjustment: null,
 };
 
@@ -49,16 +50,23 @@ describe('lifecycle projections: given events, then documents', () => {
       .given([
         { type: 'SubscriptionCreated', data: created },
         { type: 'SubscriptionEnded', data: ended },
-        { type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'r1', from: 'ended', status: 'active', renewalInvoiceId: null } },
+        { type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'r1', from: 'ended', status: 'active', renewalInvoiceId: null, replacesInvoiceId: null } },
       ])
       .then('subscriptions', [document]);
   });
 
-  it('invoices: removed by an end shows voided or deleted', async () => {
-    const raised = { invoiceId: 'inv_1', organisationId: 'org_1', customerId: 'cus_1', subscriptionId: 'sub_1', currency: 'GBP', reference: null, invoiceDate: T0, dueDate: null, lines: [], subtotal: '45.0000' };
+  const invoiceRaised = { invoiceId: 'inv_1', organisationId: 'org_1', customerId: 'cus_1', subscriptionId: 'sub_1', currency: 'GBP', reference: null, invoiceDate: T0, dueDate: null, lines: [], subtotal: '45.0000' };
+
+  it('invoices: removed by an end shows voided or deleted; a credit note applied to it adds to its credit_note_amount', async () => {
+    const allocated = (amount: string) => ({
+      type: 'CreditNoteAllocated',
+      data: { creditNoteId: 'cn_1', allocationId: 'al_1', invoiceId: 'inv_1', amount, date: T0, remainingCredit: '0.0000', status: 'paid' },
+    });
     await projectionSpec(invoicesProjection)
       .given([
-        { type: 'InvoiceRaised', data: raised },
+        { type: 'InvoiceRaised', data: invoiceRaised },
+        allocated('12.0000'),
+        allocated('3.5000'),
         { type: 'InvoiceRemoved', data: { invoiceId: 'inv_1', status: 'deleted' } },
       ])
       .then('invoices', [
@@ -75,7 +83,8 @@ describe('lifecycle projections: given events, then documents', () => {
           due_date: null,
           subtotal: '45.0000',
           total: '45.0000',
-          credit_note_amount: '0.0000',
+          // 12.0000 + 3.5000 applied
+          credit_note_amount: '15.5000',
           amount_paid: null,
           sent: false,
           accounting: { sync_status: 'pending', invoice_id: null, sync_error: null },

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { ApiDeps } from '../deps';
+import { idempotencyConflict } from '../../domain/shared/idempotency';
 import { ApiError, conflict } from '../errors';
 import { type Settlement, settle } from '../middleware/settlement';
 
@@ -61,7 +62,7 @@ export const idempotency =
           res.status(begun.response.status).json(begun.response.body);
           return;
         case 'conflict':
-          throw conflict('idempotency_conflict', 'This Idempotency-Key was used with a different request.');
+          throw idempotencyConflict();
         case 'in_progress':
           throw conflict('request_in_progress', 'A request with this Idempotency-Key is still running; retry shortly.', undefined, {
             'Retry-After': '2',

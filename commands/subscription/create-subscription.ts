@@ -2,7 +2,7 @@ import { CREATE_CUSTOMER_PARAMS } from '../../domain/customer/import';
 import { firstInvoice } from '../../domain/invoice/first-invoice';
 import type { OpenOrganisation } from '../../domain/organisation/decider';
 import { requireOpen } from '../../domain/organisation/rules';
-import { DomainError } from '../../domain/shared/domain-error';
+import { requireSameRequest } from '../../domain/shared/idempotency';
 import type { CreateSubscription } from '../../domain/subscription/create';
 import { type SubscriptionCreatedData, subscriptionStream } from '../../domain/subscription/events';
 import { derivedId } from '../../infra/ids';
@@ -48,10 +48,7 @@ const finish = async (deps: ImportDeps, caller: Caller, org: OpenOrganisation, s
  */
 const refuseAnotherRequest = async (deps: ImportDeps, subscriptionId: string, requestFingerprint: string) => {
   const [first] = await deps.store.readStream(subscriptionStream(subscriptionId));
-  const recorded = first?.metadata.requestFingerprint;
-  if (recorded !== undefined && recorded !== requestFingerprint) {
-    throw new DomainError('conflict', 'idempotency_conflict', 'This Idempotency-Key was used with a different request.');
-  }
+  requireSameRequest(first?.metadata.requestFingerprint, requestFingerprint);
 };
 
 /**

@@ -6,11 +6,10 @@ import type { CommandDeps } from '../deps';
 import { customerCommand } from '../customer/customer-command';
 import { invoiceCommand } from '../invoice/invoice-command';
 import type { Caller } from '../metadata';
+import { latestPosition } from '../positions';
 import { creditNoteCommand } from './credit-note-command';
 
 type Deps = CommandDeps & { accounting: AccountingSystem };
-
-const later = (a: bigint, b: bigint) => (a > b ? a : b);
 
 /**
  * Sends a raised credit note to the accounting system (approved, so its credit can be applied), keyed
@@ -69,7 +68,7 @@ export const pushCreditNote = async (deps: Deps, caller: Caller, organisation: O
       throw error;
     }
   }
-  return { position: later(position, await allocate(deps, organisation, state, record)) };
+  return { position: latestPosition(position, await allocate(deps, organisation, state, record)) };
 };
 
 const allocate = async (

@@ -11,12 +11,11 @@ import type { CommandDeps } from '../deps';
 import { invoiceCommand } from '../invoice/invoice-command';
 import { pushInvoice } from '../invoice/push-invoice';
 import type { Caller } from '../metadata';
+import { latestPosition } from '../positions';
 import { type LifecycleContext, loadForChange, operationIdFor } from './load-subscription';
 import { subscriptionCommand } from './subscription-command';
 
 type Deps = CommandDeps & { accounting: AccountingSystem };
-
-const later = (...positions: bigint[]) => positions.reduce((a, b) => (a > b ? a : b), 0n);
 
 /** Whether the renewal invoice is still a draft we may change: not yet in the accounting system, or a draft there. */
 const renewalAmendable = async (deps: Deps, tenantId: string | null, invoiceId: string | null): Promise<boolean> => {
@@ -67,7 +66,7 @@ export const changeUnits = async (deps: Deps, caller: Caller, context: Lifecycle
     const invoiceId = change.invoiceId;
     const raised = unitChangeInvoice({ subscription, change, lineId: derivedId('invoiceLine', invoiceId, '0'), paymentTermsDays: org.settings.paymentTermsDays });
     const recorded = await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...raised }, caller, ref);
-    position = later(position, recorded.position, (await pushInvoice(deps, caller, org, invoiceId)).position);
+    position = latestPosition(position, recorded.position, (await pushInvoice(deps, caller, org, invoiceId)).position);
   }
   if (change.creditNoteId) {
     const creditNoteId = change.creditNoteId;
@@ -79,7 +78,7 @@ export const changeUnits = async (deps: Deps, caller: Caller, context: Lifecycle
       reduces: change.creditedInvoiceId,
     });
     const recorded = await creditNoteCommand(deps, creditNoteId, { type: 'RaiseCreditNote', ...raised }, caller, ref);
-    position = later(position, recorded.position, (await pushCreditNote(deps, caller, org, creditNoteId)).position);
+    position = latestPosition(position, recorded.position, (await pushCreditNote(deps, caller, org, creditNoteId)).position);
   }
   return { change, position };
 };

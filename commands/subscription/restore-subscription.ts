@@ -9,6 +9,7 @@ import type { CommandDeps } from '../deps';
 import { invoiceCommand } from '../invoice/invoice-command';
 import { pushInvoice } from '../invoice/push-invoice';
 import type { Caller } from '../metadata';
+import { latestPosition } from '../positions';
 import { type LifecycleContext, loadForChange, operationIdFor } from './load-subscription';
 import { subscriptionCommand } from './subscription-command';
 
@@ -51,7 +52,7 @@ export const restoreSubscription = async (deps: Deps, caller: Caller, context: L
       });
       const recorded = await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...raised }, caller, ref);
       const pushed = await pushInvoice(deps, caller, org, invoiceId);
-      position = [position, recorded.position, pushed.position].reduce((a, b) => (a > b ? a : b));
+      position = latestPosition(position, recorded.position, pushed.position);
     }
   }
   return { position };

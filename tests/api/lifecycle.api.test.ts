@@ -16,10 +16,11 @@ describe('subscription lifecycle: unit changes, credit notes, end and restore', 
   let tenantId: string;
   let auth: { Authorization: string };
   let keyId: string;
+  let catalogue: Awaited<ReturnType<typeof billingOrganisation>>['catalogue'];
   let n = 0;
   beforeAll(async () => {
     service = await startTestService(tempDir('lifecycle'), { clock });
-    ({ orgId, tenantId, auth, keyId } = await billingOrganisation(service, ['subscriptions:read', 'subscriptions:write', 'invoices:read', 'credit_notes:read', 'customers:write']));
+    ({ orgId, tenantId, auth, keyId, catalogue } = await billingOrganisation(service, ['subscriptions:read', 'subscriptions:write', 'invoices:read', 'credit_notes:read', 'customers:write']));
   });
   afterAll(async () => {
     await service.close();
@@ -266,6 +267,26 @@ describe('subscription lifecycle: unit changes, credit notes, end and restore', 
       expectError(await post(sub.id, 'end', { when: 'now' }), 409, 'conflict', 'invalid_state');
       const restored = await post(sub.id, 'restore', {});
       expect(restored.body).toMatchObject({ status: 'active', end_date: null, renewal_date: '2026-04-15' });
+    });
+
+    it('restores only while the customer is active and the plan active or legacy', async () => {
+      const sub = await subscribe();
+      const customer = (await request(service.app).get(`/v1/subscriptions/${sub.id}`).set(auth)).body.customer as string;
+      const admin = (path: string, body: object) => request(service.app).patch(`/admin/v1/organisations/${orgId}/${path}`).set(service.admin).send(body);
+      const plan = `plans/${catalogue.plans.per_unit!.id}`;
+      await post(sub.id, 'end', { when: 'now' });
+      try {
+        expect((await admin(plan, { status: 'inactive' })).status).toBe(200);
+        expectError(await post(sub.id, 'restore', {}), 409, 'conflict', 'invalid_state');
+        expect((await admin(`customers/${customer}`, { status: 'inactive' })).status).toBe(200);
+        await admin(plan, { status: 'legacy' });
+        expectError(await post(sub.id, 'restore', {}), 409, 'conflict', 'invalid_state');
+        await admin(`customers/${customer}`, { status: 'active' });
+        expect((await post(sub.id, 'restore', {})).body.status).toBe('active');
+      } finally {
+        await admin(plan, { status: 'active' });
+        await admin(`customers/${customer}`, { status: 'active' });
+      }
     });
 
     it('refuses to restore after the renewal date has passed', async () => {

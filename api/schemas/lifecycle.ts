@@ -6,9 +6,15 @@ import { isCalendarDate } from '../../domain/pricing/calendar';
 import { creditNoteObject } from './credit-note';
 import { invoiceObject, subscriptionObject } from './subscription';
 
-/** `units` is checked by the unit change rules (`units_invalid`), so any number passes here. */
+/**
+ * `units` is checked by the unit change rules: a value that is not a whole number from 0 to
+ * 999999999 (another type included) is `units_invalid`, so here any value passes and a non-number
+ * reaches the rule as NaN; a missing `units` is `invalid_parameter`, like any missing field.
+ */
 export const changeUnitsBody = z.strictObject({
-  units: z.number().describe('The new total, 0 to 999999999 (a whole number)'),
+  units: z
+    .union([z.number(), z.unknown().transform(() => Number.NaN)])
+    .describe('Required: the new total, a whole number from 0 to 999999999 (otherwise units_invalid)'),
   prorate: z.boolean().default(false),
   proration_behaviour: z.enum(PRORATION_BEHAVIOURS).optional(),
   effective_date: z.string().refine(isCalendarDate, 'must be a date YYYY-MM-DD').optional(),

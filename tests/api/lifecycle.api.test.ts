@@ -181,6 +181,7 @@ describe('subscription lifecycle: unit changes, credit notes, end and restore', 
 
     it.each([
       [{ units: 2.5 }, 'units_invalid', 'units'],
+      [{ units: '5' }, 'units_invalid', 'units'],
       [{ units: -1 }, 'units_invalid', 'units'],
       [{ units: 1_000_000_000 }, 'units_invalid', 'units'],
       [{ units: 1 }, 'units_below_minimum', 'units'],
@@ -195,11 +196,12 @@ describe('subscription lifecycle: unit changes, credit notes, end and restore', 
       expectError(await post(sub.id, 'units', body), 422, 'invalid_request_error', code, param);
     });
 
-    it('refuses units on a flat fee plan, an unknown field, an unknown subscription, and an ended one', async () => {
+    it('refuses units on a flat fee plan, an unknown or missing field, an unknown subscription, and an ended one', async () => {
       const flat = await subscribe({ plan_code: 'flat' });
       expectError(await post(flat.id, 'units', { units: 3 }), 422, 'invalid_request_error', 'plan_has_no_units', 'units');
       const sub = await subscribe();
       expectError(await post(sub.id, 'units', { units: 6, seats: 1 }), 422, 'invalid_request_error', 'invalid_parameter', 'seats');
+      expectError(await post(sub.id, 'units', { prorate: false }), 422, 'invalid_request_error', 'invalid_parameter', 'units');
       expectError(await post('sub_missing', 'units', { units: 6 }), 404, 'not_found', 'subscription_not_found', 'id');
       expect((await post(sub.id, 'end', { when: 'now' })).status).toBe(200);
       expectError(await post(sub.id, 'units', { units: 6 }), 422, 'invalid_request_error', 'subscription_not_changeable');

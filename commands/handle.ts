@@ -33,23 +33,26 @@ export const loadState = async <State, Event extends DomainEvent>(
   return { state, revision: last ? last.revision : 'no_stream' };
 };
 
-/** Load the stream, decide, append with the expected revision; retry only on a revision conflict. */
-export const handle = async <State, Command, Event extends DomainEvent>(
+/**
+ * Load the stream, decide, append with the expected revision; retry only on a revision conflict.
+ * `decide` may answer more than events (a usage batch's outcome per event): `result` comes back with them.
+ */
+export const handleDecision = async <State, Event extends DomainEvent, Result>(
   store: EventStore,
   streamId: string,
-  decider: Decider<State, Command, Event>,
-  command: Command,
+  decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
+  decide: (state: State) => Readonly<{ events: Event[]; result: Result }>,
   metadata: EventMetadata,
   beforeAppend?: BeforeAppend<State, Event>,
-): Promise<Handled<State, Event>> => {
+): Promise<Handled<State, Event> & Readonly<{ result: Result }>> => {
   for (let attempt = 1; ; attempt++) {
     const { state, revision } = await loadState(store, streamId, decider);
-    const events = decider.decide(command, state);
+    const { events, result } = decide(state);
     const next = events.reduce(decider.evolve, state);
-    if (events.length === 0) return { state: next, events, position: 0n };
+    if (events.length === 0) return { state: next, events, position: 0n, result };
     await beforeAppend?.(events, state);
     try {
-      const result = await store.append(
+      const appended = await store.append(
         streamId,
         events.map((event) => ({
           id: randomUUID(),
@@ -60,10 +63,30 @@ export const handle = async <State, Command, Event extends DomainEvent>(
         })),
         revision,
       );
-      return { state: next, events, position: result.position };
+      return { state: next, events, position: appended.position, result };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw error;
       await conflictBackoff(attempt);
     }
   }
+};
+
+/** Load the stream, decide, append with the expected revision; retry only on a revision conflict. */
+export const handle = async <State, Command, Event extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Decider<State, Command, Event>,
+  command: Command,
+  metadata: EventMetadata,
+  beforeAppend?: BeforeAppend<State, Event>,
+): Promise<Handled<State, Event>> => {
+  const { state, events, position } = await handleDecision(
+    store,
+    streamId,
+    decider,
+    (current) => ({ events: decider.decide(command, current), result: null }),
+    metadata,
+    beforeAppend,
+  );
+  return { state, events, position };
 };

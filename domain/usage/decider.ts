@@ -1,6 +1,6 @@
 import type { Decider } from '../shared/decider';
 import type { RecordedUsage, UsageEvent } from './events';
-import { checkNewUsage, rejected, type SentUsage, sentDetails, storedDetails, type UsageOutcome, type UsageSubscription } from './rules';
+import { checkNewUsage, rejected, type SentUsage, sentDetails, storedDetails, type UsageOutcome, type UsageSubscription, usageCalendar } from './rules';
 
 /**
  * A subscription's usage: the details of every event id it ever stored (de-duplication lasts as long
@@ -37,12 +37,13 @@ export type UsageDecision = Readonly<{ outcomes: UsageOutcome[]; events: UsageEv
  */
 export const decideUsage = (command: RecordUsage, state: UsageState): UsageDecision => {
   const accepted = new Map<string, RecordedUsage>();
+  const calendar = command.subscription && usageCalendar(command.subscription);
   const outcomes = command.events.map((event): UsageOutcome => {
     const stored = accepted.get(event.eventId);
     const known = state.seen.get(event.eventId) ?? (stored ? storedDetails(stored) : undefined);
     if (known !== undefined) return known === sentDetails(event) ? { status: 'duplicate' } : rejected('event_id_conflict');
     if (command.storedElsewhere.has(event.eventId)) return rejected('event_id_conflict');
-    const checked = checkNewUsage(command.subscription, state.billedThrough, event, command.now);
+    const checked = checkNewUsage(command.subscription, state.billedThrough, event, command.now, calendar);
     if (typeof checked === 'string') return rejected(checked);
     accepted.set(event.eventId, checked);
     return { status: 'created' };

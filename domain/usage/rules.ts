@@ -70,6 +70,32 @@ export const storedDetails = (event: RecordedUsage): string =>
   [event.meterCode, event.quantity, event.timestampSent ? event.timestamp : ''].join('\u0000');
 
 /**
+ * The local date and billing period of a subscription's instants, remembered for one decision: a
+ * batch's events mostly share a day, and the calendar maths is most of a decision's cost. Offsets
+ * are whole quarter hours, so instants in one UTC quarter hour share their local date.
+ */
+export type UsageCalendar = Readonly<{ dateOf(instant: string): string; periodOf(date: string): Readonly<{ start: string; end: string }> }>;
+
+export const usageCalendar = (subscription: UsageSubscription): UsageCalendar => {
+  const dates = new Map<string, string>();
+  const periods = new Map<string, Readonly<{ start: string; end: string }>>();
+  const quarterHour = (instant: string) => `${instant.slice(0, 14)}${String(Math.floor(Number(instant.slice(14, 16)) / 15))}`;
+  return {
+    dateOf: (instant) => {
+      const key = quarterHour(instant);
+      let date = dates.get(key);
+      if (date === undefined) dates.set(key, (date = dateIn(instant, subscription.timezone)));
+      return date;
+    },
+    periodOf: (date) => {
+      let period = periods.get(date);
+      if (period === undefined) periods.set(date, (period = periodContaining(subscription.startDate, subscription.interval, date)));
+      return period;
+    },
+  };
+};
+
+/**
  * The rules a new event meets, in this order: the subscription exists (and is the caller's), it is
  * billable, its plan bills the meter, the quantity, the timestamp, and the period it falls in is open.
  * Returns the event to store, or the first rule it breaks.
@@ -79,8 +105,9 @@ export const checkNewUsage = (
   billedThrough: string | null,
   event: SentUsage,
   now: string,
+  calendar: UsageCalendar | null = subscription && usageCalendar(subscription),
 ): RecordedUsage | UsageRejection => {
-  if (subscription === null) return 'subscription_not_found';
+  if (subscription === null || calendar === null) return 'subscription_not_found';
   const ended = subscription.status === 'ended' || subscription.status === 'complete';
   if (ended && billedThrough !== null && (subscription.endDate === null || billedThrough >= subscription.endDate)) {
     return 'subscription_not_billable';
@@ -91,10 +118,10 @@ export const checkNewUsage = (
   if (quantity === null) return 'invalid_quantity';
   const timestamp = event.timestamp === undefined ? now : typeof event.timestamp === 'string' ? parseInstant(event.timestamp) : null;
   if (timestamp === null) return 'invalid_timestamp';
-  const date = dateIn(timestamp, subscription.timezone);
+  const date = calendar.dateOf(timestamp);
   const afterEnd = subscription.endDate !== null && date > subscription.endDate;
   if (date < subscription.startDate || afterEnd || (billedThrough !== null && date < billedThrough)) return 'timestamp_out_of_period';
-  const period = periodContaining(subscription.startDate, subscription.interval, date);
+  const period = calendar.periodOf(date);
   return {
     eventId: event.eventId,
     meterId: meter.meterId,

@@ -3,7 +3,7 @@ import { parseInstant } from '../../domain/pricing/calendar';
 import { formatQuantity, quantityOf } from '../../domain/pricing/quantity';
 import { decideUsage, type RecordUsage, usageDecider } from '../../domain/usage/decider';
 import type { RecordedUsage, UsageEvent } from '../../domain/usage/events';
-import { type SentUsage, type UsageOutcome, type UsageSubscription, usageSubscriptionOf } from '../../domain/usage/rules';
+import { type SentUsage, type UsageOutcome, type UsageSubscription, usageCalendar, usageSubscriptionOf } from '../../domain/usage/rules';
 import { deciderSpec } from '../support/decider-spec';
 import { subscriptionCreatedData } from '../support/subscription-fixtures';
 
@@ -223,6 +223,14 @@ describe('usage facts', () => {
 
   it.each([['1.23456'], ['-1'], ['.5'], ['5.'], ['1e3'], [' 1'], [''], [-0.5], [1e-7], [Number.NaN], [Infinity], [null], [[1]]])('refuses the quantity %p', (value) => {
     expect(quantityOf(value)).toBeNull();
+  });
+
+  it('remembers local dates by UTC quarter hour, which no offset splits (Kathmandu is +05:45)', () => {
+    const calendar = usageCalendar(subscription({ timezone: 'Asia/Kathmandu' }));
+    expect(calendar.dateOf('2026-02-09T18:00:00.000Z')).toBe('2026-02-09');
+    expect(calendar.dateOf('2026-02-09T18:14:59.999Z')).toBe('2026-02-09');
+    expect(calendar.dateOf('2026-02-09T18:15:00.000Z')).toBe('2026-02-10');
+    expect(calendar.periodOf('2026-02-10')).toEqual({ index: 0, start: '2026-02-01', end: '2026-03-01' });
   });
 
   it('reads ISO 8601 instants with an offset as UTC', () => {

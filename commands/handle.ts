@@ -22,16 +22,28 @@ const MAX_ATTEMPTS = 5;
 /** A short, jittered pause before retrying a version conflict, so racing writers do not collide again in lockstep. */
 const conflictBackoff = (attempt: number) => sleep(Math.floor(Math.random() * 10 * attempt) + 2);
 
+/** Folds the stream from the start, or only the events after `from` onto its state. */
 export const loadState = async <State, Event extends DomainEvent>(
   store: EventStore,
   streamId: string,
   decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
+  from?: Loaded<State>,
 ): Promise<Loaded<State>> => {
-  const stored = await store.readStream(streamId);
-  const state = stored.map(decodeEvent).reduce((s, e) => decider.evolve(s, e as unknown as Event), decider.initialState());
+  const after = from && from.revision !== 'no_stream' ? from.revision + 1 : 0;
+  const stored = await store.readStream(streamId, after);
+  const state = stored.map(decodeEvent).reduce((s, e) => decider.evolve(s, e as unknown as Event), from ? from.state : decider.initialState());
   const last = stored[stored.length - 1];
-  return { state, revision: last ? last.revision : 'no_stream' };
+  return { state, revision: last ? last.revision : (from?.revision ?? 'no_stream') };
 };
+
+/**
+ * Where a handler gets its state, when not by folding the whole stream each time (usage streams are
+ * kept folded between requests); told the state and revision its events were committed at.
+ */
+export type StateSource<State> = Readonly<{
+  load(): Promise<Loaded<State>>;
+  committed(loaded: Loaded<State>): void;
+}>;
 
 /**
  * Load the stream, decide, append with the expected revision; retry only on a revision conflict.
@@ -44,12 +56,12 @@ export const handleDecision = async <State, Event extends DomainEvent, Result>(
   decide: (state: State) => Readonly<{ events: Event[]; result: Result }>,
   metadata: EventMetadata,
   beforeAppend?: BeforeAppend<State, Event>,
+  source: StateSource<State> = { load: () => loadState(store, streamId, decider), committed: () => undefined },
 ): Promise<Handled<State, Event> & Readonly<{ result: Result }>> => {
   for (let attempt = 1; ; attempt++) {
-    const { state, revision } = await loadState(store, streamId, decider);
+    const { state, revision } = await source.load();
     const { events, result } = decide(state);
-    const next = events.reduce(decider.evolve, state);
-    if (events.length === 0) return { state: next, events, position: 0n, result };
+    if (events.length === 0) return { state, events, position: 0n, result };
     await beforeAppend?.(events, state);
     try {
       const appended = await store.append(
@@ -63,6 +75,9 @@ export const handleDecision = async <State, Event extends DomainEvent, Result>(
         })),
         revision,
       );
+      // Folded only once committed: a state kept between requests never holds events that were refused.
+      const next = events.reduce(decider.evolve, state);
+      source.committed({ state: next, revision: appended.nextExpectedRevision });
       return { state: next, events, position: appended.position, result };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw error;

@@ -7,6 +7,7 @@ import type { Lookups } from '../lookups';
 import { type Caller, eventMetadata, type OrganisationRef } from '../metadata';
 import { latestPosition } from '../positions';
 import { subscriptionCommand } from '../subscription/subscription-command';
+import { usageStatesOf } from './usage-states';
 
 /** One event of a request, with the subscription it names. */
 export type UsageRequestEvent = SentUsage & Readonly<{ subscription: string }>;
@@ -27,7 +28,8 @@ const bySubscription = (events: readonly UsageRequestEvent[]): Map<string, numbe
 /**
  * `POST /v1/usage_events`: for each subscription named, load its facts and its usage stream, decide
  * every event, and append the accepted ones in one append with the expected revision (a concurrent
- * request conflicts and is decided again). Every append has committed when this returns.
+ * request conflicts and is decided again). Every append has committed when this returns. The usage
+ * state is kept folded between requests (`UsageStates`), so a batch reads only what is new.
  *
  * An event id is unique per organisation: within a subscription the stream decides exactly; across
  * subscriptions, ids stored earlier come from the `Lookups` port, and ids stored by this request on
@@ -48,15 +50,20 @@ export const recordUsage = async (
     const sent = indexes.map((i) => events[i]!);
     const storedElsewhere = new Set(sent.filter((e) => (known.get(e.eventId) ?? subscriptionId) !== subscriptionId).map((e) => e.eventId));
     const subscription = usageSubscriptionOf((await subscriptionCommand.load(deps.store, subscriptionId)).state, organisation.id);
-    const handled = await handleDecision(
-      deps.store,
-      usageStream(subscriptionId),
-      usageDecider,
-      (state) => {
-        const decision = decideUsage({ type: 'RecordUsage', organisationId: organisation.id, subscriptionId, subscription, now, events: sent, storedElsewhere }, state);
-        return { events: decision.events, result: decision.outcomes };
-      },
-      metadata,
+    const streamId = usageStream(subscriptionId);
+    const handled = await usageStatesOf(deps.store).exclusive(streamId, (source) =>
+      handleDecision(
+        deps.store,
+        streamId,
+        usageDecider,
+        (state) => {
+          const decision = decideUsage({ type: 'RecordUsage', organisationId: organisation.id, subscriptionId, subscription, now, events: sent, storedElsewhere }, state);
+          return { events: decision.events, result: decision.outcomes };
+        },
+        metadata,
+        undefined,
+        source,
+      ),
     );
     handled.result.forEach((outcome, k) => {
       outcomes[indexes[k]!] = outcome;

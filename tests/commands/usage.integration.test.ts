@@ -68,4 +68,38 @@ describe('recordUsage: given streams, when a request, then new events', () => {
     expect(answers.flatMap((a) => a.outcomes).filter((o) => o.status === 'created')).toHaveLength(30);
     await store.close();
   });
+
+  it('keeps the usage state between requests, reading only what another process appended since, and decides again after losing a race', async () => {
+    const store = new SqliteEventStore(openDatabase(':memory:'));
+    await store.append(subscriptionStream('sub_1'), [{ id: randomUUID(), type: 'SubscriptionCreated', version: 1, data: created('sub_1').data, metadata: testMetadata() }], 'no_stream');
+    const appendFromElsewhere = (eventId: string, quantity: string) =>
+      store.append(usageStream('sub_1'), [{ id: randomUUID(), type: 'UsageRecorded', version: 1, data: recorded('sub_1', stored(eventId, quantity)).data, metadata: testMetadata() }], 'any');
+    let raceOnNextAppend: (() => Promise<unknown>) | null = null;
+    const racing = new Proxy(store, {
+      get: (target, name) =>
+        name === 'append'
+          ? async (...args: Parameters<typeof store.append>) => {
+              const race = raceOnNextAppend;
+              raceOnNextAppend = null;
+              await race?.();
+              return target.append(...args);
+            }
+          : (Reflect.get(target, name) as unknown),
+    });
+    const deps = { store: racing, clocks: realClocks(fixedClock(new Date(NOW))), lookups: { usageEventSubscriptions: () => Promise.resolve(new Map<string, string>()) } as never };
+    const outcomes = async (events: UsageRequestEvent[]) => (await recordUsage(deps, specCaller, org, events)).outcomes.map((o) => (o.status === 'rejected' ? o.code : o.status));
+
+    expect(await outcomes([usage('a')])).toEqual(['created']);
+    // Another process stores b after this one kept the stream folded: the next load reads it.
+    await appendFromElsewhere('b', '5.0000');
+    expect(await outcomes([usage('b', 'sub_1', '5'), usage('a')])).toEqual(['duplicate', 'duplicate']);
+    // Another process stores c between this one's load and its append: the append conflicts, and the
+    // request is decided again on the state that includes c (and not on its own refused events).
+    raceOnNextAppend = () => appendFromElsewhere('c', '5.0000');
+    expect(await outcomes([usage('c', 'sub_1', '1'), usage('d')])).toEqual(['event_id_conflict', 'created']);
+    expect(await outcomes([usage('d'), usage('c', 'sub_1', '5')])).toEqual(['duplicate', 'duplicate']);
+    const storedIds = (await store.readStream(usageStream('sub_1'))).flatMap((e) => (e.data as { events: { eventId: string }[] }).events.map((u) => u.eventId));
+    expect(storedIds).toEqual(['a', 'b', 'c', 'd']);
+    await store.close();
+  });
 });

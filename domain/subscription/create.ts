@@ -4,6 +4,7 @@ import { planHasUnits } from '../catalogue/types';
 import { dateIn, type Interval, periodContaining, periodStart } from '../pricing/calendar';
 import { parsePercent } from '../pricing/percent';
 import { DomainError } from '../shared/domain-error';
+import { withinCreationLimits } from './creation-limits';
 import type { SubscriptionCreatedData } from './events';
 
 /** A create-subscription request with everything it names already looked up. */
@@ -81,7 +82,7 @@ export const decideCreation = (command: CreateSubscription): SubscriptionCreated
   }
   const interval: Interval = plan.interval;
   const current = periodContaining(startDate, interval, startDate > today ? startDate : today);
-  return {
+  return withinCreationLimits(command, {
     subscriptionId: command.subscriptionId,
     organisationId: organisation.id,
     customerId: command.customer.id,
@@ -124,5 +125,5 @@ export const decideCreation = (command: CreateSubscription): SubscriptionCreated
       quantity,
       applyDiscount,
     })),
-  };
+  });
 };

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import { settlementOf } from './middleware/settlement';
-import { bodyObject, parseOrThrow } from './validation';
+import { bodyObject, checkQueryString, parseOrThrow } from './validation';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -52,6 +52,7 @@ export const route = <S extends RouteSpec>(
 ): void => {
   registry.push(spec);
   router[spec.method](expressPath(spec.path), ...middleware, async (req: Request, res: Response) => {
+    checkQueryString(req.originalUrl, spec.query !== undefined);
     const body = spec.body ? parseOrThrow(spec.body, bodyObject(req.body)) : undefined;
     const query = spec.query ? parseOrThrow(spec.query, { ...req.query }) : undefined;
     const result = await handler({

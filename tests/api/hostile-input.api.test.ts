@@ -84,6 +84,27 @@ describe('hostile input', () => {
         await new Promise((resolve) => server.close(resolve));
       }
     });
+
+    it('answers a request that is not HTTP with the document’s error body and a Request-Id', async () => {
+      const server = httpServer(app());
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const raw = await new Promise<string>((resolve) => {
+          let text = '';
+          const socket = connect((server.address() as AddressInfo).port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+          socket.on('data', (chunk) => (text += chunk.toString()));
+          socket.on('close', () => resolve(text));
+        });
+        const [head = '', body = ''] = raw.split('\r\n\r\n');
+        expect(head).toMatch(/^HTTP\/1\.1 400 /);
+        const requestId = /\r\nRequest-Id: (req_\w+)/.exec(head)?.[1];
+        expect(JSON.parse(body)).toEqual({
+          error: { type: 'invalid_request_error', code: 'invalid_request', message: expect.any(String), request_id: requestId },
+        });
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    });
   });
 
   describe('class 2: unbounded work on the event loop', () => {

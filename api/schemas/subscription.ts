@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { INTERVAL_UNITS } from '../../domain/catalogue/types';
-import { FIRST_DATE, isDateInRange, LAST_DATE } from '../../domain/pricing/calendar';
+import { isCalendarDate } from '../../domain/pricing/calendar';
 import { customerFields } from './customer';
 import { amountInput, amountOutput } from './money';
 
@@ -28,11 +28,7 @@ export const createSubscriptionBody = z.strictObject({
     })
     .default('0.00'),
   invoice_reference: z.string().max(255).nullable().optional(),
-  start_date: z
-    .string()
-    .refine(isDateInRange, `must be a date YYYY-MM-DD from ${FIRST_DATE} to ${LAST_DATE}`)
-    .optional()
-    .describe(`YYYY-MM-DD, ${FIRST_DATE} to ${LAST_DATE}`),
+  start_date: z.string().refine(isCalendarDate, 'must be a date YYYY-MM-DD').optional(),
   flat_fee_price: amountInput.optional(),
   minimum_units: count.optional(),
   meters: z.array(z.strictObject({ meter_code: z.string().min(1), minimum_units: count })).max(20).default([]),

@@ -48,9 +48,9 @@ export const LAST_DATE = '9999-12-31';
 /** Orders two calendar dates as dates (negative, zero, positive), whatever the width of their years. */
 export const compareDates = (a: string, b: string): number => parse(a).toMillis() - parse(b).toMillis();
 
-/** A `YYYY-MM-DD` date from FIRST_DATE to LAST_DATE. */
+/** A date from FIRST_DATE to LAST_DATE (a computed one may print with five digits and fall outside). */
 export const isDateInRange = (text: string): boolean =>
-  isCalendarDate(text) && compareDates(text, FIRST_DATE) >= 0 && compareDates(text, LAST_DATE) <= 0;
+  WIDE_DATE.test(text) && parse(text).isValid && compareDates(text, FIRST_DATE) >= 0 && compareDates(text, LAST_DATE) <= 0;
 
 export const daysBetween = (start: string, end: string): number => Math.round(parse(end).diff(parse(start), 'days').days);
 
@@ -64,7 +64,8 @@ export const dateIn = (instant: string, timezone: string): string =>
 export const startOfDate = (date: string, timezone: string): string =>
   DateTime.fromISO(date, { zone: timezone }).startOf('day').toUTC().toISO()!;
 
-export const isCalendarDate = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(text) && parse(text).isValid;
+/** A `YYYY-MM-DD` date the API accepts: a real date from FIRST_DATE to LAST_DATE. */
+export const isCalendarDate = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(text) && isDateInRange(text);
 
 export const addDaysToInstant = (instant: string, days: number): string =>
   DateTime.fromISO(instant, { zone: 'UTC' }).plus({ days }).toUTC().toISO()!;

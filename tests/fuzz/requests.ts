@@ -204,6 +204,9 @@ const mutations: Mutation[] = [
   // The query: unknown, repeated or lenient parameters, malformed escapes.
   (request) =>
     fc.constantFrom(...HOSTILE_QUERIES).map((query) => ({ ...request, query: request.query ? `${request.query}&${query}` : query, mutation: `query ${query}` })),
+  // A method the path does not serve.
+  (request) =>
+    fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS').filter((method) => method !== request.method).map((method) => ({ ...request, method, mutation: `method ${method}` })),
   // The headers: a hostile Idempotency-Key, no key at all, a bad credential.
   (request) =>
     fc.constantFrom(...HOSTILE_KEYS).map((key) => ({ ...request, headers: { ...request.headers, 'Idempotency-Key': key }, mutation: `idempotency key of ${key.length}` })),

@@ -82,7 +82,7 @@ export const decideCreation = (command: CreateSubscription): SubscriptionCreated
   }
   const interval: Interval = plan.interval;
   const current = periodContaining(startDate, interval, startDate > today ? startDate : today);
-  return withinCreationLimits(command, {
+  return withinCreationLimits(request.meters, {
     subscriptionId: command.subscriptionId,
     organisationId: organisation.id,
     customerId: command.customer.id,

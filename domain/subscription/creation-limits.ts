@@ -4,7 +4,6 @@ import { FIRST_DATE, isDateInRange, LAST_DATE } from '../pricing/calendar';
 import { parseMoney } from '../pricing/money';
 import { billedQuantity, meterAmount, planAmount } from '../pricing/pricing';
 import { DomainError } from '../shared/domain-error';
-import type { CreateSubscription } from './create';
 import type { SubscriptionCreatedData } from './events';
 
 const refuse = (param: string, message: string) => new DomainError('invalid', 'invalid_parameter', message, param);
@@ -17,9 +16,9 @@ const checkDate = (param: string, date: string, what: string): void => {
  * The limits of a new subscription's computed values, checked before anything is recorded: every
  * date it states lies in the calendar range, and every amount its first invoice and its renewal
  * bill (price × units, price × quantity, their totals) fits the money limit. Each refusal names the
- * request field that took the value out of range.
+ * request field that took the value out of range (`raisedMeters`: the request's `meters`, in order).
  */
-export const withinCreationLimits = (command: CreateSubscription, created: SubscriptionCreatedData): SubscriptionCreatedData => {
+export const withinCreationLimits = (raisedMeters: readonly Readonly<{ meterCode: string }>[], created: SubscriptionCreatedData): SubscriptionCreatedData => {
   checkDate('start_date', created.startDate, 'a start date of');
   checkDate('start_date', created.renewalDate, 'a first renewal date of');
   if (created.endDate !== null) checkDate('end_after_cycles', created.endDate, 'an end date of');
@@ -31,7 +30,7 @@ export const withinCreationLimits = (command: CreateSubscription, created: Subsc
     amount: parseMoney(charge.price) * BigInt(charge.quantity),
   }));
   const meters = created.meters.map((meter) => {
-    const raised = command.request.meters.findIndex((m) => m.meterCode === meter.meterCode);
+    const raised = raisedMeters.findIndex((m) => m.meterCode === meter.meterCode);
     return {
       param: raised >= 0 ? `meters.${raised}.minimum_units` : 'plan_code',
       amount: meterAmount(meter, billedQuantity(meter, 0n)),

@@ -1,55 +1,34 @@
 import fc from 'fast-check';
-import type { PlanDefinition } from '../../domain/catalogue/types';
 import { amountOverLimit, MAX_AMOUNT } from '../../domain/pricing/amount-limits';
-import { compareDates, type Interval, isDateInRange, periodContaining, periodStart } from '../../domain/pricing/calendar';
-import type { CreateSubscription } from '../../domain/subscription/create';
-import { subscriptionDecider } from '../../domain/subscription/decider';
-import { deciderSpec } from '../support/decider-spec';
+import { compareDates, type Interval, isCalendarDate, isDateInRange, periodContaining, periodStart } from '../../domain/pricing/calendar';
+import { DomainError } from '../../domain/shared/domain-error';
+import { withinCreationLimits } from '../../domain/subscription/creation-limits';
+import type { SubscriptionCreatedData } from '../../domain/subscription/events';
 
-const spec = deciderSpec(subscriptionDecider);
+const HUGE = '999999999999.9999';
 
-const plan: PlanDefinition = {
-  planId: 'plan_1',
-  organisationId: 'org_1',
-  code: 'seats',
-  name: 'Seats',
-  type: 'per_unit',
-  interval: { unit: 'month', count: 1 },
-  currency: 'GBP',
-  price: '999999999999.9999',
-  minimumUnits: 0,
-  freeUnits: 0,
-  unitLabels: { singular: null, plural: null },
-  allowsPriceOverride: false,
-  status: 'active',
-  tiers: [],
-  meters: [],
-};
-
-const create = (request: Partial<CreateSubscription['request']>, more: Partial<CreateSubscription> = {}): CreateSubscription => ({
-  type: 'CreateSubscription',
-  subscriptionId: 'sub_1',
-  firstInvoiceId: 'inv_1',
-  now: '2026-03-15T10:00:00.000Z',
-  organisation: { id: 'org_1', timezone: 'Europe/London', setupMode: false },
-  customer: { id: 'cus_1', code: 'C1', status: 'active' },
-  plan,
-  charges: [],
-  request: {
+/** Only what the limits read: dates, units, prices, meters and charges (the rest of the facts play no part). */
+const created = (facts: Partial<SubscriptionCreatedData>): SubscriptionCreatedData =>
+  ({
+    startDate: '2026-03-15',
+    renewalDate: '2026-04-15',
+    endDate: null,
     units: 1,
-    discountPercent: '0.00',
-    invoiceReference: null,
-    startDate: null,
-    flatFeePrice: null,
-    minimumUnits: null,
+    pricing: { planType: 'per_unit', price: HUGE, freeUnits: 0, tiers: [] },
     meters: [],
-    endAfterCycles: null,
-    label: null,
-    cpiEnabled: false,
-    ...request,
-  },
-  ...more,
-});
+    firstInvoiceCharges: [],
+    ...facts,
+  }) as SubscriptionCreatedData;
+
+const refusal = (run: () => unknown): { code: string; param: string | undefined } | null => {
+  try {
+    run();
+    return null;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { code: error.code, param: error.param };
+  }
+};
 
 describe('class 2: bounded dates and period arithmetic', () => {
   const naive = (anchor: string, interval: Interval, date: string) => {
@@ -88,9 +67,17 @@ describe('class 2: bounded dates and period arithmetic', () => {
     expect(isDateInRange('2026-02-29')).toBe(false);
   });
 
-  it('refuses a subscription whose dates leave the range, naming the field', () => {
-    spec([]).when(create({ startDate: '9999-12-31' })).thenRefuses('invalid_parameter', 'start_date');
-    spec([]).when(create({ endAfterCycles: 10_000 }, { plan: { ...plan, interval: { unit: 'year', count: 100 } } })).thenRefuses('invalid_parameter', 'end_after_cycles');
+  it('refuses a subscription whose dates leave the range, naming the field that took them out', () => {
+    expect(refusal(() => withinCreationLimits([], created({ startDate: '1969-12-31' })))).toEqual({ code: 'invalid_parameter', param: 'start_date' });
+    expect(refusal(() => withinCreationLimits([], created({ startDate: '9999-12-31', renewalDate: '10000-01-31' })))).toEqual({ code: 'invalid_parameter', param: 'start_date' });
+    expect(refusal(() => withinCreationLimits([], created({ endDate: '12026-03-15' })))).toEqual({ code: 'invalid_parameter', param: 'end_after_cycles' });
+    expect(refusal(() => withinCreationLimits([], created({ endDate: 'Invalid DateTime' })))).toEqual({ code: 'invalid_parameter', param: 'end_after_cycles' });
+    expect(refusal(() => withinCreationLimits([], created({ endDate: '9999-12-31' })))).toBeNull();
+  });
+
+  it('accepts only real four-digit dates in the range as input', () => {
+    expect(['1970-01-01', '2024-02-29', '9999-12-31'].filter(isCalendarDate)).toHaveLength(3);
+    expect(['1969-12-31', '10000-01-01', '+010000-01-01', '2026-02-29', '2026-3-1', '0000-01-01'].filter(isCalendarDate)).toEqual([]);
   });
 });
 
@@ -109,30 +96,24 @@ describe('class 3: every computed amount is checked before anything is recorded'
     expect(total).toEqual({ param: 'charges.1.quantity', message: expect.stringContaining('subtotal') });
   });
 
-  it('refuses price × units over the limit before the subscription is recorded, naming units', () => {
+  it('refuses price × units over the limit, naming units', () => {
     // 999,999,999,999.9999 × 2 = 1,999,999,999,999.9998: over 999,999,999,999.9999
-    spec([]).when(create({ units: 2 })).thenRefuses('invalid_parameter', 'units');
-    expect(subscriptionDecider.decide(create({ units: 1 }), subscriptionDecider.initialState())).toHaveLength(1);
+    expect(refusal(() => withinCreationLimits([], created({ units: 2 })))).toEqual({ code: 'invalid_parameter', param: 'units' });
+    expect(refusal(() => withinCreationLimits([], created({ units: 1 })))).toBeNull();
+  });
+
+  it('refuses a charge line, or the subtotal it makes with the fee, over the limit, naming the charge quantity', () => {
+    const charge = { chargeId: 'chg_1', name: 'Setup', description: null, price: HUGE, quantity: 1, applyDiscount: false };
+    const fee = { pricing: { planType: 'per_unit' as const, price: '1.0000', freeUnits: 0, tiers: [] } };
+    expect(refusal(() => withinCreationLimits([], created({ ...fee, firstInvoiceCharges: [{ ...charge, quantity: 2 }] })))).toEqual({ code: 'invalid_parameter', param: 'charges.0.quantity' });
+    expect(refusal(() => withinCreationLimits([], created({ ...fee, firstInvoiceCharges: [charge] })))).toEqual({ code: 'invalid_parameter', param: 'charges.0.quantity' });
+    expect(refusal(() => withinCreationLimits([], created({ ...fee, units: 0, firstInvoiceCharges: [charge] })))).toBeNull();
   });
 
   it('refuses a raised meter minimum whose renewal value passes the limit, naming it', () => {
-    const metered: PlanDefinition = {
-      ...plan,
-      price: '1.0000',
-      meters: [
-        {
-          meterId: 'mtr_1',
-          meterCode: 'calls',
-          name: 'Calls',
-          unitLabels: { singular: null, plural: null },
-          pricingModel: 'per_unit',
-          price: '999999999999.0000',
-          includedUnits: 0,
-          minimumUnits: 0,
-          tiers: [],
-        },
-      ],
-    };
-    spec([]).when(create({ meters: [{ meterCode: 'calls', minimumUnits: 5 }] }, { plan: metered })).thenRefuses('invalid_parameter', 'meters.0.minimum_units');
+    const meter = { meterId: 'mtr_1', meterCode: 'calls', name: 'Calls', model: 'per_unit' as const, price: '999999999999.0000', includedUnits: 0, tiers: [], minimumUnits: 5, planMinimumUnits: 0 };
+    const facts = created({ pricing: { planType: 'per_unit', price: '1.0000', freeUnits: 0, tiers: [] }, meters: [meter] });
+    expect(refusal(() => withinCreationLimits([{ meterCode: 'other' }, { meterCode: 'calls' }], facts))).toEqual({ code: 'invalid_parameter', param: 'meters.1.minimum_units' });
+    expect(refusal(() => withinCreationLimits([], facts))).toEqual({ code: 'invalid_parameter', param: 'plan_code' });
   });
 });

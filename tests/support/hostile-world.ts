@@ -1,19 +1,10 @@
 import request from 'supertest';
+import { SCOPES } from '../../domain/api-key/scopes';
 import { type Clock } from '../../infra/clock/clock';
 import { defineCatalogue } from './catalogue-fixtures';
 import { connectAccounting, createKey, createOrganisation } from './fixtures';
 import { startTestService, tempDir, type TestService } from './test-service';
 
-export const ALL_SCOPES = [
-  'customers:read',
-  'customers:write',
-  'catalogue:read',
-  'subscriptions:read',
-  'subscriptions:write',
-  'invoices:read',
-  'credit_notes:read',
-  'usage:write',
-];
 
 /**
  * A clock that moves one second each time it is read, from 10:00 UTC on 15 March 2026: enough
@@ -47,7 +38,7 @@ export const hostileWorld = async (label: string, clock: Clock = ticking()): Pro
   const hugePlan = await admin('plans', { code: 'huge', name: 'Huge', type: 'per_unit', interval: { unit: 'month' }, currency: 'GBP', price: '999999999999.9999', status: 'active' });
   const hugeCharge = await admin('charges', { code: 'huge-fee', name: 'Huge fee', currency: 'GBP', price: '999999999999.9999' });
   if (hugePlan.status !== 201 || hugeCharge.status !== 201) throw new Error('huge catalogue not created');
-  const { auth } = await createKey(service, orgId, ALL_SCOPES);
+  const { auth } = await createKey(service, orgId, [...SCOPES]);
   const customer = await request(service.app).post('/v1/customers').set(auth).send({ code: 'C1', name: 'Customer One' });
   if (customer.status !== 201) throw new Error(`customer not created: ${JSON.stringify(customer.body)}`);
   return {

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
+import { notFound } from './errors';
 import { settlementOf } from './middleware/settlement';
 import { bodyObject, checkQueryString, parseOrThrow } from './validation';
 
@@ -51,6 +52,8 @@ export const route = <S extends RouteSpec>(
   middleware: RequestHandler[] = [],
 ): void => {
   registry.push(spec);
+  // The router would answer OPTIONS itself (200, a list of methods); no route declares it, so it is unknown.
+  router.options(expressPath(spec.path), (req, _res, next) => next(notFound('unknown_endpoint', `${req.method} ${req.path} is not part of the API.`)));
   router[spec.method](expressPath(spec.path), ...middleware, async (req: Request, res: Response) => {
     checkQueryString(req.originalUrl, spec.query !== undefined);
     const body = spec.body ? parseOrThrow(spec.body, bodyObject(req.body)) : undefined;

@@ -35,6 +35,12 @@ describe('hostile input', () => {
       expectError(patch, 404, 'not_found', 'unknown_endpoint');
     });
 
+    it('answers OPTIONS, which the router would answer itself, as 404 unknown_endpoint', async () => {
+      expectError(await request(app()).options('/v1/openapi.json'), 404, 'not_found', 'unknown_endpoint');
+      expectError(await request(app()).options('/v1/customers').set(world.auth), 404, 'not_found', 'unknown_endpoint');
+      expectError(await request(app()).options(`/admin/v1/organisations/${world.orgId}`).set(world.service.admin), 404, 'not_found', 'unknown_endpoint');
+    });
+
     it('refuses JSON nested tens of thousands of levels deep as 400 invalid_json before any recursive code runs', async () => {
       const deep = `${'['.repeat(49_000)}${']'.repeat(49_000)}`;
       const deepObject = `${'{"a":'.repeat(16_000)}1${'}'.repeat(16_000)}`;

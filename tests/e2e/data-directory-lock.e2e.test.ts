@@ -30,6 +30,10 @@ describe('class 8: one process per data directory', () => {
         new RegExp(`service exited with 3:\\ncannot start: the service \\(pid ${pid}\\) is running on .* since `),
       );
       await expect(startServiceProcess({ DATA_DIR: dataDir })).rejects.toThrow(/service exited with 3/);
+      // On a free data directory, a port in use is a sentence and exit 1, never a TypeError.
+      await expect(startServiceProcess({ DATA_DIR: tempDir('port-taken'), PORT: port })).rejects.toThrow(
+        new RegExp(`service exited with 1:[^]*cannot start: cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use\\n$`),
+      );
       expect(holderPid(dataDir)).toBe(pid);
       const rebuild = runNode('service/cli/rebuild-projections.js', [], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
       expect(rebuild.status).toBe(3);

@@ -52,9 +52,13 @@ export const route = <S extends RouteSpec>(
   middleware: RequestHandler[] = [],
 ): void => {
   registry.push(spec);
+  const unknown = (req: Request) => notFound('unknown_endpoint', `${req.method} ${req.path} is not part of the API.`);
   // The router would answer OPTIONS itself (200, a list of methods); no route declares it, so it is unknown.
-  router.options(expressPath(spec.path), (req, _res, next) => next(notFound('unknown_endpoint', `${req.method} ${req.path} is not part of the API.`)));
-  router[spec.method](expressPath(spec.path), ...middleware, async (req: Request, res: Response) => {
+  router.options(expressPath(spec.path), (req, _res, next) => next(unknown(req)));
+  // The router matches without regard to case or a trailing slash; the API's paths are exactly as declared.
+  const exact = new RegExp(`^${spec.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`);
+  const exactPath: RequestHandler = (req, _res, next) => (exact.test(req.path) ? next() : next(unknown(req)));
+  router[spec.method](expressPath(spec.path), exactPath, ...middleware, async (req: Request, res: Response) => {
     checkQueryString(req.originalUrl, spec.query !== undefined);
     const body = spec.body ? parseOrThrow(spec.body, bodyObject(req.body)) : undefined;
     const query = spec.query ? parseOrThrow(spec.query, { ...req.query }) : undefined;

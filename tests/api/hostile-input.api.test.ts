@@ -41,6 +41,14 @@ describe('hostile input', () => {
       expectError(await request(app()).options(`/admin/v1/organisations/${world.orgId}`).set(world.service.admin), 404, 'not_found', 'unknown_endpoint');
     });
 
+    it('answers a path that differs from a declared one by case or a trailing slash as 404 unknown_endpoint', async () => {
+      for (const path of ['/v1/invoices/', '/v1/customers/', `/v1/customers/${world.customerId}/`, '/V1/plans', '/v1/Plans', '/v1//plans']) {
+        expectError(await request(app()).get(path).set(world.auth), 404, 'not_found', 'unknown_endpoint');
+      }
+      expectError(await request(app()).get('/v1/OPENAPI.json'), 404, 'not_found', 'unknown_endpoint');
+      expectError(await request(app()).get(`/ADMIN/v1/organisations/${world.orgId}`).set(world.service.admin), 404, 'not_found', 'unknown_endpoint');
+    });
+
     it('refuses JSON nested tens of thousands of levels deep as 400 invalid_json before any recursive code runs', async () => {
       const deep = `${'['.repeat(49_000)}${']'.repeat(49_000)}`;
       const deepObject = `${'{"a":'.repeat(16_000)}1${'}'.repeat(16_000)}`;

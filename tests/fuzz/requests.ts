@@ -201,6 +201,10 @@ const mutations: Mutation[] = [
       parts[Math.min(index, parts.length - 1)] = segment;
       return { ...request, path: parts.join('/'), mutation: `path segment ${segment.slice(0, 20)}` };
     }),
+  (request) =>
+    fc
+      .constantFrom<[string, (path: string) => string]>(['trailing slash', (path) => `${path}/`], ['upper case', (path) => path.toUpperCase()], ['double slash', (path) => path.replace('/v1/', '/v1//')])
+      .map(([label, change]) => ({ ...request, path: change(request.path), mutation: `path ${label}` })),
   // The query: unknown, repeated or lenient parameters, malformed escapes.
   (request) =>
     fc.constantFrom(...HOSTILE_QUERIES).map((query) => ({ ...request, query: request.query ? `${request.query}&${query}` : query, mutation: `query ${query}` })),

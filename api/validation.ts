@@ -53,9 +53,9 @@ export const checkQueryString = (url: string, takesQuery: boolean): void => {
   for (const pair of url.slice(start + 1).split('&')) {
     if (pair === '') continue;
     const [rawName = '', ...rest] = pair.split('=');
-    const name = decoded(rawName) ?? rawName;
-    if (decoded(rawName) === null || decoded(rest.join('=')) === null) {
-      throw invalidParameter(name, `${name}: not valid percent-encoded UTF-8.`);
+    const name = decoded(rawName);
+    if (name === null || decoded(rest.join('=')) === null) {
+      throw invalidParameter(name ?? rawName, `${name ?? rawName}: not valid percent-encoded UTF-8.`);
     }
     if (!takesQuery) throw invalidParameter(name, `Unknown query parameter ${name}: this endpoint takes none.`);
   }

@@ -1,6 +1,5 @@
 import type { Server } from 'node:http';
-import { isIPv6 } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIPv6 } from 'node:net';
 import { createApp } from '../api/app';
 import { httpServer } from '../api/http-server';
 import { resolveAdminToken } from '../infra/admin-token';
@@ -45,7 +44,6 @@ const reachableAt = (host: string, port: number): string => {
 export const startService = async (config: Config, logger: Logger): Promise<RunningService> => {
   const lock = lockDataDirectory(config.DATA_DIR, 'service');
   let services: Services | null = null;
-  let server: Server | null = null;
   try {
     services = await openServices(config, logger);
     const { token: adminToken, created } = resolveAdminToken(config.DATA_DIR, config.ADMIN_TOKEN);
@@ -56,14 +54,13 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
     const demo = await quickStart(services);
     if (demo) await services.projections.waitFor(demo.position);
     const { app } = createApp(apiDeps(services, adminToken));
-    server = httpServer(app);
+    const server = httpServer(app);
     const port = await listen(server, config.PORT, config.HOST);
     const url = reachableAt(config.HOST, port);
     logger.info({ url, host: config.HOST }, 'billing service listening');
     if (demo) process.stdout.write(quickStartBanner(url, demo));
     return running(url, adminToken, demo, services, server, lock);
   } catch (error) {
-    if (server?.listening) await new Promise((resolve) => server!.close(resolve));
     await services?.close().catch(() => undefined);
     lock.release();
     throw error;

@@ -1,3 +1,4 @@
+import { MAX_AMOUNT } from './amount-limits';
 import { SCALE } from './money';
 
 /** A quantity in ten-thousandths of a unit (usage can be fractional: '12.5' → 125000n). */
@@ -10,32 +11,28 @@ export const roundUp = (quantity: Quantity): bigint => (quantity <= 0n ? 0n : (q
 
 const QUANTITY = /^(\d+)(?:\.(\d{1,4}))?$/;
 
+/** The largest quantity one event may report, as the largest amount (999,999,999,999.9999), so what it bills stays in the money format. */
+export const MAX_QUANTITY: Quantity = MAX_AMOUNT;
+
 const parseQuantityText = (text: string): Quantity | null => {
   const match = QUANTITY.exec(text);
-  return match ? BigInt(match[1]!) * SCALE + BigInt((match[2] ?? '').padEnd(4, '0')) : null;
+  if (!match) return null;
+  const quantity = BigInt(match[1]!) * SCALE + BigInt((match[2] ?? '').padEnd(4, '0'));
+  return quantity <= MAX_QUANTITY ? quantity : null;
 };
 
 /**
- * The decimal a JSON number names, without passing through arithmetic: `String` gives the shortest
- * text that reads back as the same double ('0.1', not 0.1000000000000000055…); an integer written
- * with an exponent is exact as a bigint; any other exponent form is a fraction below 10⁻⁶.
- */
-const numberText = (value: number): string | null => {
-  if (!Number.isFinite(value)) return null;
-  const text = String(value);
-  if (!text.includes('e')) return text;
-  return Number.isInteger(value) ? BigInt(value).toString() : null;
-};
-
-/**
- * A reported quantity: a decimal string or a JSON number, zero or more, with at most 4 decimal
- * places, as exact ten-thousandths; null for anything else (negative, another type, more places).
+ * A reported quantity: a decimal string or a JSON number, from zero to MAX_QUANTITY, with at most 4
+ * decimal places, as exact ten-thousandths; null for anything else (negative, another type, more
+ * places, too large). A number is read without arithmetic: `String` gives the shortest text that
+ * reads back as the same double ('0.1', not 0.1000000000000000055…); its exponent form only names
+ * fractions below 10⁻⁶ or integers from 10²¹, both refused.
  */
 export const quantityOf = (value: unknown): Quantity | null => {
   if (typeof value === 'string') return parseQuantityText(value);
-  if (typeof value === 'number') {
-    const text = numberText(value);
-    return text === null ? null : parseQuantityText(text);
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    const text = String(value);
+    return text.includes('e') ? null : parseQuantityText(text);
   }
   return null;
 };

@@ -1,3 +1,4 @@
+import { compareDates } from '../pricing/calendar';
 import type { Decider } from '../shared/decider';
 import type { RecordedUsage, UsageEvent } from './events';
 import { checkNewUsage, rejected, type SentUsage, sentDetails, storedDetails, type UsageOutcome, type UsageSubscription, usageCalendar } from './rules';
@@ -61,7 +62,7 @@ const evolve = (state: UsageState, event: UsageEvent): UsageState => {
       for (const usage of event.data.events) state.seen.set(usage.eventId, storedDetails(usage));
       return state;
     case 'UsagePeriodBilled':
-      return state.billedThrough !== null && state.billedThrough >= event.data.periodEnd ? state : { ...state, billedThrough: event.data.periodEnd };
+      return state.billedThrough !== null && compareDates(state.billedThrough, event.data.periodEnd) >= 0 ? state : { ...state, billedThrough: event.data.periodEnd };
     default: {
       const exhaustive: never = event;
       return exhaustive;

@@ -1,5 +1,5 @@
 import type { Interval } from '../pricing/calendar';
-import { dateIn, parseInstant, periodContaining } from '../pricing/calendar';
+import { compareDates, dateIn, parseInstant, periodContaining } from '../pricing/calendar';
 import { formatQuantity, quantityOf } from '../pricing/quantity';
 import type { LiveStatus, SubscriptionState } from '../subscription/lifecycle';
 import type { RecordedUsage } from './events';
@@ -8,7 +8,7 @@ import type { RecordedUsage } from './events';
 export const USAGE_REJECTIONS = {
   subscription_not_found: 'No subscription with that id.',
   meter_not_on_plan: 'The subscription’s plan does not bill that meter.',
-  invalid_quantity: 'quantity must be a decimal string or number, zero or more, with at most 4 decimal places.',
+  invalid_quantity: 'quantity must be a decimal string or number from 0 to 999999999999.9999 with at most 4 decimal places.',
   invalid_timestamp: 'timestamp must be an ISO 8601 date and time with its offset, such as 2026-03-15T10:00:00Z.',
   timestamp_out_of_period: 'timestamp is before the subscription’s start, after its end date, or in a usage period already billed.',
   subscription_not_billable: 'The subscription has ended or completed and its final usage is billed.',
@@ -109,7 +109,7 @@ export const checkNewUsage = (
 ): RecordedUsage | UsageRejection => {
   if (subscription === null || calendar === null) return 'subscription_not_found';
   const ended = subscription.status === 'ended' || subscription.status === 'complete';
-  if (ended && billedThrough !== null && (subscription.endDate === null || billedThrough >= subscription.endDate)) {
+  if (ended && billedThrough !== null && (subscription.endDate === null || compareDates(billedThrough, subscription.endDate) >= 0)) {
     return 'subscription_not_billable';
   }
   const meter = subscription.meters.find((m) => m.meterCode === event.meterCode);
@@ -119,8 +119,9 @@ export const checkNewUsage = (
   const timestamp = event.timestamp === undefined ? now : typeof event.timestamp === 'string' ? parseInstant(event.timestamp) : null;
   if (timestamp === null) return 'invalid_timestamp';
   const date = calendar.dateOf(timestamp);
-  const afterEnd = subscription.endDate !== null && date > subscription.endDate;
-  if (date < subscription.startDate || afterEnd || (billedThrough !== null && date < billedThrough)) return 'timestamp_out_of_period';
+  const afterEnd = subscription.endDate !== null && compareDates(date, subscription.endDate) > 0;
+  const billed = billedThrough !== null && compareDates(date, billedThrough) < 0;
+  if (compareDates(date, subscription.startDate) < 0 || afterEnd || billed) return 'timestamp_out_of_period';
   const period = calendar.periodOf(date);
   return {
     eventId: event.eventId,

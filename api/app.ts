@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import { adminAuth } from './admin/admin-auth';
 import { accountingRoutes } from './admin/accounting';
 import { apiKeyRoutes } from './admin/api-keys';
+import { auditRoutes } from './admin/audit';
 import { adminCustomerRoutes } from './admin/customers';
 import { catalogueRoutes as adminCatalogueRoutes } from './admin/catalogue';
 import { organisationRoutes } from './admin/organisations';
@@ -66,6 +67,7 @@ export const createApp = (deps: ApiDeps): App => {
   adminCatalogueRoutes(admin, routes, deps);
   accountingRoutes(admin, routes, deps);
   adminCustomerRoutes(admin, routes, deps);
+  auditRoutes(admin, routes, deps);
   app.use('/admin', adminAuth(deps.adminToken));
   app.use(admin);
 

@@ -6,6 +6,7 @@ import { auditRoutes } from './admin/audit';
 import { adminCustomerRoutes } from './admin/customers';
 import { catalogueRoutes as adminCatalogueRoutes } from './admin/catalogue';
 import { organisationRoutes } from './admin/organisations';
+import { projectionRoutes } from './admin/projections';
 import type { ApiDeps } from './deps';
 import { errorHandler, unknownEndpoint } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
@@ -68,6 +69,7 @@ export const createApp = (deps: ApiDeps): App => {
   accountingRoutes(admin, routes, deps);
   adminCustomerRoutes(admin, routes, deps);
   auditRoutes(admin, routes, deps);
+  projectionRoutes(admin, routes, deps);
   app.use('/admin', adminAuth(deps.adminToken));
   app.use(admin);
 

@@ -59,7 +59,7 @@ describe('OpenAPI documents', () => {
     expect(Object.keys(adminDocument.components.schemas).sort()).toEqual(
       [
         'AccountingConnection', 'ApiKey', 'Charge', 'CreatedApiKey', 'Customer', 'Error', 'Event', 'Invoice', 'InvoiceLine', 'Meter', 'Organisation',
-        'Plan', 'PlanMeter', 'SubscriptionAsOf', 'Tier',
+        'Plan', 'PlanMeter', 'Projection', 'ProjectionRebuild', 'SubscriptionAsOf', 'Tier',
       ],
     );
     const internal = JSON.stringify([publicDocument.components, adminDocument.components]).match(/"_\w+"/g);

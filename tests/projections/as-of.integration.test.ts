@@ -1,0 +1,153 @@
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { invoiceCommand } from '../../commands/invoice/invoice-command';
+import { subscriptionCommand } from '../../commands/subscription/subscription-command';
+import { firstInvoice } from '../../domain/invoice/first-invoice';
+import { DEFAULT_SETTINGS } from '../../domain/organisation/settings';
+import { DomainError } from '../../domain/shared/domain-error';
+import type { CreateSubscription } from '../../domain/subscription/create';
+import { fixedClock } from '../../infra/clock/clock';
+import { realClocks } from '../../infra/clock/clocks';
+import { SqliteEventStore } from '../../infra/event-store/sqlite';
+import { silentLogger } from '../../infra/logger';
+import type { Doc } from '../../infra/read-store/port';
+import { SqliteReadStore } from '../../infra/read-store/sqlite';
+import { openDatabase } from '../../infra/sqlite/open-database';
+import { subscriptionAsOf } from '../../projections/as-of';
+import { INVOICES, invoicesProjection } from '../../projections/invoices';
+import { ProjectionRunner } from '../../projections/runner';
+import { SUBSCRIPTIONS, subscriptionsProjection } from '../../projections/subscriptions';
+import { tempDir } from '../support/test-service';
+
+/**
+ * The read model and the as-of view are one implementation: random command sequences go through
+ * the deciders into a real log, the runner keeps the read models after every command, and at the
+ * end the as-of view at each of those instants must equal the read model as it then stood.
+ */
+describe('a subscription as of an instant', () => {
+  const ORG = { id: 'org_1', livemode: true };
+  const caller = { actor: { type: 'admin' as const }, requestId: 'req_1' };
+  const subscriptionIds = ['sub_a', 'sub_b'];
+  const invoiceIds = ['inv_1', 'inv_2', 'inv_3'];
+
+  const step = fc.record({
+    gapMs: fc.integer({ min: 1, max: 3 * 3_600_000 }),
+    subscription: fc.constantFrom(...subscriptionIds),
+    invoice: fc.constantFrom(...invoiceIds),
+    command: fc.oneof(
+      fc.record({ kind: fc.constant('create' as const), units: fc.integer({ min: 1, max: 40 }), discount: fc.constantFrom('0.00', '10.00', '12.50') }),
+      fc.record({ kind: fc.constant('raise' as const) }),
+      fc.record({ kind: fc.constant('sync' as const), total: fc.integer({ min: 0, max: 99_999 }), status: fc.constantFrom('draft' as const, 'approved' as const, 'paid' as const) }),
+      fc.record({ kind: fc.constant('fail' as const), error: fc.string({ maxLength: 20 }) }),
+    ),
+  });
+
+  it('equals the read model after every command, for any sequence of commands', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
+        const db = openDatabase(join(tempDir('as-of'), 'billing.sqlite'));
+        const store = new SqliteEventStore(db);
+        const runner = new ProjectionRunner(store, new SqliteReadStore(db), [subscriptionsProjection, invoicesProjection], silentLogger());
+        const clock = fixedClock(new Date('2026-01-31T09:00:00.000Z'));
+        const deps = { store, clocks: realClocks(clock) };
+        await runner.init();
+        const history: { at: Date; documents: Map<string, Doc | null> }[] = [];
+        try {
+          for (const { gapMs, subscription, invoice, command } of steps) {
+            clock.advance(gapMs);
+            const invoiceId = `${invoice}_${subscription}`;
+            try {
+              if (command.kind === 'create') {
+                await subscriptionCommand(deps, subscription, createCommand(subscription, clock.now(), command.units, command.discount), caller, ORG);
+              } else if (command.kind === 'raise') {
+                const { state } = await subscriptionCommand.load(store, subscription);
+                if (state.status === 'none') continue;
+                const raised = firstInvoice({ subscription: state.subscription, lineIds: ['il_1'], now: clock.now().toISOString(), paymentTermsDays: 14 });
+                await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...raised, invoiceId }, caller, ORG);
+              } else if (command.kind === 'sync') {
+                const total = `${command.total}.0000`;
+                const synced = { accountingInvoiceId: `acc_${invoiceId}`, number: `INV-${invoiceId}`, status: command.status, total, amountPaid: command.status === 'paid' ? total : '0.0000', creditNoteAmount: '0.0000', sent: false };
+                await invoiceCommand(deps, invoiceId, { type: 'RecordInvoiceSynced', invoiceId, ...synced }, caller, ORG);
+              } else {
+                await invoiceCommand(deps, invoiceId, { type: 'RecordInvoiceSyncFailed', invoiceId, error: command.error }, caller, ORG);
+              }
+            } catch (error) {
+              // A refusal (an invoice that was never raised) appends nothing; it is part of the sequence too.
+              if (!(error instanceof DomainError)) throw error;
+            }
+            await runner.catchUp();
+            const documents = new Map<string, Doc | null>();
+            for (const id of subscriptionIds) {
+              const doc = await runner.readStore.get(SUBSCRIPTIONS, id);
+              const invoices = await runner.readStore.findAll(INVOICES, [{ field: 'subscription', eq: id }]);
+              invoices.sort((a, b) => (a.created === b.created ? (a.id < b.id ? 1 : -1) : String(a.created) < String(b.created) ? 1 : -1));
+              documents.set(id, doc && { ...doc, invoices });
+            }
+            history.push({ at: clock.now(), documents });
+          }
+          for (const { at, documents } of history) {
+            for (const id of subscriptionIds) {
+              expect(await subscriptionAsOf(store, runner.readStore, ORG.id, id, at)).toEqual(documents.get(id));
+            }
+          }
+          // Before anything was recorded, nothing existed.
+          expect(await subscriptionAsOf(store, runner.readStore, ORG.id, 'sub_a', new Date('2026-01-31T09:00:00.000Z'))).toBeNull();
+        } finally {
+          db.close();
+        }
+      }),
+      { numRuns: 30 },
+    );
+  }, 60_000);
+});
+
+const createCommand = (subscriptionId: string, now: Date, units: number, discountPercent: string) =>
+  ({
+    type: 'CreateSubscription',
+    subscriptionId,
+    firstInvoiceId: `inv_first_${subscriptionId}`,
+    now: now.toISOString(),
+    organisation: {
+      status: 'open',
+      organisationId: 'org_1',
+      livemode: true,
+      liveOrganisationId: null,
+      settings: { ...DEFAULT_SETTINGS, name: 'Org', timezone: 'Europe/London', defaultCurrency: 'GBP', canCreateAccountingContacts: true },
+      sandboxId: null,
+      accounting: { tenantId: 't_1', accounts: [], revenueAccount: '200', usageRevenueAccount: null },
+      planLimits: { customers: null, subscriptions: null },
+    },
+    counts: { liveSubscriptions: 0, metersDefined: false },
+    planCode: 'seats',
+    plan: {
+      planId: 'plan_1',
+      organisationId: 'org_1',
+      code: 'seats',
+      name: 'Seats',
+      type: 'per_unit',
+      interval: { unit: 'month', count: 1 },
+      currency: 'GBP',
+      price: '10.0000',
+      minimumUnits: 1,
+      freeUnits: 0,
+      unitLabels: { singular: 'seat', plural: 'seats' },
+      allowsPriceOverride: false,
+      status: 'active',
+      tiers: [],
+      meters: [],
+    },
+    charges: [],
+    customer: { status: 'active', id: 'cus_1', code: 'C1' },
+    request: {
+      units,
+      discountPercent,
+      invoiceReference: null,
+      startDate: null,
+      flatFeePrice: null,
+      minimumUnits: null,
+      meters: [],
+      endAfterCycles: null,
+      label: null,
+      cpiEnabled: false,
+    },
+  }) satisfies CreateSubscription;

@@ -41,12 +41,16 @@ export type Services = Readonly<{
 
 export const databaseFile = (dataDir: string): string => join(dataDir, 'billing.sqlite');
 
+/** The event log: EventStoreDB when EVENTSTORE_URL is set, else the SQLite file. */
+export const openEventStore = async (config: Config, db: SqliteDatabase): Promise<EventStore> =>
+  config.EVENTSTORE_URL
+    ? new (await import('../infra/event-store/eventstoredb')).EventStoreDbEventStore(config.EVENTSTORE_URL)
+    : new SqliteEventStore(db);
+
 export const openServices = async (config: Config, logger: Logger, wallClock?: Clock): Promise<Services> => {
   const db = openDatabase(databaseFile(config.DATA_DIR));
   // Production drivers load only when their URL is set.
-  const store: EventStore = config.EVENTSTORE_URL
-    ? new (await import('../infra/event-store/eventstoredb')).EventStoreDbEventStore(config.EVENTSTORE_URL)
-    : new SqliteEventStore(db);
+  const store = await openEventStore(config, db);
   const storedReadModels: ReadStore = config.MONGO_URL
     ? await (await import('../infra/read-store/mongo')).MongoReadStore.connect(config.MONGO_URL, 'billing')
     : new SqliteReadStore(db);

@@ -324,6 +324,7 @@ export class ProjectionRunner {
         await this.drain();
         while ((await step()) > 0);
         if (slots.every((slot) => slot.checkpoint === status.position)) break;
+        if (this.stopped) throw new Error('the service stopped before the rebuild switched');
       }
       if (status.verify) status.differences = await this.compare(builds);
       await this.raw.commit(builds.map((build) => ({ op: 'put' as const, collection: GENERATIONS, doc: { id: build.slot.projection.name, ...build.target } })));

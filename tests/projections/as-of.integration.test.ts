@@ -3,9 +3,7 @@ import fc from 'fast-check';
 import { invoiceCommand } from '../../commands/invoice/invoice-command';
 import { subscriptionCommand } from '../../commands/subscription/subscription-command';
 import { firstInvoice } from '../../domain/invoice/first-invoice';
-import { DEFAULT_SETTINGS } from '../../domain/organisation/settings';
 import { DomainError } from '../../domain/shared/domain-error';
-import type { CreateSubscription } from '../../domain/subscription/create';
 import { fixedClock } from '../../infra/clock/clock';
 import { realClocks } from '../../infra/clock/clocks';
 import { SqliteEventStore } from '../../infra/event-store/sqlite';
@@ -17,6 +15,7 @@ import { subscriptionAsOf } from '../../projections/as-of';
 import { INVOICES, invoicesProjection } from '../../projections/invoices';
 import { ProjectionRunner } from '../../projections/runner';
 import { SUBSCRIPTIONS, subscriptionsProjection } from '../../projections/subscriptions';
+import { create } from '../support/subscription-fixtures';
 import { tempDir } from '../support/test-service';
 
 /**
@@ -58,7 +57,8 @@ describe('a subscription as of an instant', () => {
             const invoiceId = `${invoice}_${subscription}`;
             try {
               if (command.kind === 'create') {
-                await subscriptionCommand(deps, subscription, createCommand(subscription, clock.now(), command.units, command.discount), caller, ORG);
+                const creation = create({ units: command.units, discountPercent: command.discount }, { subscriptionId: subscription, firstInvoiceId: `inv_first_${subscription}`, now: clock.now().toISOString() });
+                await subscriptionCommand(deps, subscription, creation, caller, ORG);
               } else if (command.kind === 'raise') {
                 const { state } = await subscriptionCommand.load(store, subscription);
                 if (state.status === 'none') continue;
@@ -100,54 +100,3 @@ describe('a subscription as of an instant', () => {
     );
   }, 60_000);
 });
-
-const createCommand = (subscriptionId: string, now: Date, units: number, discountPercent: string) =>
-  ({
-    type: 'CreateSubscription',
-    subscriptionId,
-    firstInvoiceId: `inv_first_${subscriptionId}`,
-    now: now.toISOString(),
-    organisation: {
-      status: 'open',
-      organisationId: 'org_1',
-      livemode: true,
-      liveOrganisationId: null,
-      settings: { ...DEFAULT_SETTINGS, name: 'Org', timezone: 'Europe/London', defaultCurrency: 'GBP', canCreateAccountingContacts: true },
-      sandboxId: null,
-      accounting: { tenantId: 't_1', accounts: [], revenueAccount: '200', usageRevenueAccount: null },
-      planLimits: { customers: null, subscriptions: null },
-    },
-    counts: { liveSubscriptions: 0, metersDefined: false },
-    planCode: 'seats',
-    plan: {
-      planId: 'plan_1',
-      organisationId: 'org_1',
-      code: 'seats',
-      name: 'Seats',
-      type: 'per_unit',
-      interval: { unit: 'month', count: 1 },
-      currency: 'GBP',
-      price: '10.0000',
-      minimumUnits: 1,
-      freeUnits: 0,
-      unitLabels: { singular: 'seat', plural: 'seats' },
-      allowsPriceOverride: false,
-      status: 'active',
-      tiers: [],
-      meters: [],
-    },
-    charges: [],
-    customer: { status: 'active', id: 'cus_1', code: 'C1' },
-    request: {
-      units,
-      discountPercent,
-      invoiceReference: null,
-      startDate: null,
-      flatFeePrice: null,
-      minimumUnits: null,
-      meters: [],
-      endAfterCycles: null,
-      label: null,
-      cpiEnabled: false,
-    },
-  }) satisfies CreateSubscription;

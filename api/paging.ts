@@ -46,7 +46,8 @@ export const listPage = async (
   caseInsensitive: readonly string[] = [],
 ) => {
   const { limit, starting_after: startingAfter, ...filters } = query;
-  const where: Condition[] = [{ field: '_organisation', eq: organisationId }];
+  const owner: Condition = { field: '_organisation', eq: organisationId };
+  const where: Condition[] = [owner];
   for (const [field, value] of Object.entries(filters)) {
     if (Array.isArray(value)) where.push({ field, in: value as string[] });
     else if (typeof value === 'string') where.push(caseInsensitive.includes(field) ? { field, ieq: value } : { field, eq: value });
@@ -55,7 +56,8 @@ export const listPage = async (
     where,
     orderBy: 'created',
     limit,
-    ...(startingAfter ? { startingAfter } : {}),
+    // The cursor is a position: any object of the organisation's list, whether or not it still meets the filters.
+    ...(startingAfter ? { startingAfter, cursorWhere: [owner] } : {}),
   });
   return { object: 'list' as const, data: page.data.map(publicView), has_more: page.hasMore };
 };

@@ -8,7 +8,8 @@ import type { Caller } from '../metadata';
 /**
  * Sends a raised invoice to the accounting system, keyed by the invoice's own id so a retry never
  * makes a second document, and records the outcome: synced with its number and total, or failed
- * with the system's message.
+ * with the system's message when it refused the invoice. When it could not be reached the invoice
+ * stays pending and nothing is recorded.
  */
 export const pushInvoice = async (
   deps: CommandDeps & { accounting: AccountingSystem },
@@ -59,7 +60,9 @@ export const pushInvoice = async (
       sent: pushed.sentToContact,
     });
   } catch (error) {
-    if (error instanceof AccountingRefused || error instanceof AccountingUnavailable) return fail(error.message);
+    if (error instanceof AccountingRefused) return fail(error.message);
+    // An outage (5xx, timeout, no connection) is not a refusal: the invoice stays pending for the retry worker.
+    if (error instanceof AccountingUnavailable) return { position: 0n };
     throw error;
   }
 };

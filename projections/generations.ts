@@ -21,18 +21,15 @@ export const generationIndexes = (projection: Projection, generation: number): I
 
 /**
  * The read models seen through one choice of generations: each collection name resolved, at every
- * call, through `names`. The API's view maps to the live generations, so a switch is seen by the
+ * call, by `name`. The API's view resolves to the live generations, so a switch is seen by the
  * very next read; a rebuild writes through a view of the generation it builds.
  */
 export class GenerationView implements ReadStore {
   constructor(
     private readonly inner: ReadStore,
-    private readonly names: ReadonlyMap<string, string>,
+    private readonly name: (collection: string) => string,
   ) {}
 
-  private name(collection: string): string {
-    return this.names.get(collection) ?? collection;
-  }
 
   ensureIndexes(indexes: readonly IndexSpec[]): Promise<void> {
     return this.inner.ensureIndexes(indexes.map((index) => ({ ...index, collection: this.name(index.collection) })));

@@ -91,7 +91,7 @@ export class ProjectionRunner {
     this.batchSize = options.batchSize ?? 500;
     this.pollMs = options.pollMs ?? 1000;
     this.slots = projections.map((projection) => ({ projection, live: { generation: 0, version: projection.version }, checkpoint: 0n }));
-    this.readStore = new GenerationView(raw, this.live);
+    this.readStore = new GenerationView(raw, (collection) => this.live.get(collection) ?? collection);
   }
 
   /** Loads each projection's live generation and checkpoint; one without a checkpoint starts from an empty read model. */
@@ -279,7 +279,8 @@ export class ProjectionRunner {
       const target: Generation = { generation: slot.live.generation + 1, version: slot.projection.version };
       return { slot, target, names: generationNames(slot.projection, target.generation), checkpoint: checkpointName(slot.projection.name, target) };
     });
-    const view = new GenerationView(this.raw, new Map(builds.flatMap((build) => [...build.names])));
+    const names = new Map(builds.flatMap((build) => [...build.names]));
+    const view = new GenerationView(this.raw, (collection) => names.get(collection) ?? collection);
     for (const build of builds) {
       // A generation left by an interrupted rebuild is emptied first.
       await this.raw.reset([...build.names.values()], [build.checkpoint]);

@@ -82,6 +82,8 @@ describe('a subscription as of an instant', () => {
               const invoices = await runner.readStore.findAll(INVOICES, [{ field: 'subscription', eq: id }]);
               invoices.sort((a, b) => (a.created === b.created ? (a.id < b.id ? 1 : -1) : String(a.created) < String(b.created) ? 1 : -1));
               documents.set(id, doc && { ...doc, invoices });
+              // The command side's fold (the decider's evolve) agrees with the read model on where the subscription stands.
+              expect(doc?.status ?? 'none').toBe((await subscriptionCommand.load(store, id)).state.status);
             }
             history.push({ at: clock.now(), documents });
           }

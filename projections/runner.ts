@@ -4,7 +4,7 @@ import { decodeEvent } from '../domain/decode-event';
 import type { EventStore, StoredEvent } from '../infra/event-store/port';
 import { semaphore } from '../infra/event-store/semaphore';
 import type { Logger } from '../infra/logger';
-import type { Doc, ReadStore } from '../infra/read-store/port';
+import type { Doc, ReadStore, Write } from '../infra/read-store/port';
 import { batchContext } from './batch-context';
 import {
   checkpointName,
@@ -56,6 +56,12 @@ export class RebuildRunning extends Error {
 
 type Waiter = { position: bigint; resolve: (reached: boolean) => void };
 
+/** Records which generation of a projection serves reads, and the version that built it. */
+const pointerWrite = (name: string, generation: Generation): Write => {
+  const doc: GenerationDoc = { id: name, ...generation };
+  return { op: 'put', collection: GENERATIONS, doc };
+};
+
 /**
  * Follows the log and keeps every read model up to date. Each projection commits its documents
  * together with its checkpoint, so a crash between batches replays at most the unfinished batch.
@@ -103,7 +109,7 @@ export class ProjectionRunner {
       await this.raw.ensureIndexes(generationIndexes(slot.projection, slot.live.generation));
       slot.checkpoint = await this.raw.checkpoint(checkpointName(name, slot.live));
       if (slot.checkpoint === 0n) await this.raw.reset([...generationNames(slot.projection, slot.live.generation).values()], []);
-      if (!pointer) await this.raw.commit([this.pointerWrite(slot)]);
+      if (!pointer) await this.raw.commit([pointerWrite(name, slot.live)]);
     }
   }
 
@@ -211,7 +217,7 @@ export class ProjectionRunner {
     for (const slot of this.chosen(names)) {
       await this.raw.reset([...generationNames(slot.projection, slot.live.generation).values()], [checkpointName(slot.projection.name, slot.live)]);
       this.setLive(slot, { generation: slot.live.generation, version: slot.projection.version });
-      await this.raw.commit([this.pointerWrite(slot)]);
+      await this.raw.commit([pointerWrite(slot.projection.name, slot.live)]);
       slot.checkpoint = 0n;
     }
     let events = 0;
@@ -269,11 +275,6 @@ export class ProjectionRunner {
     for (const [collection, name] of generationNames(slot.projection, generation.generation)) this.live.set(collection, name);
   }
 
-  private pointerWrite(slot: Slot) {
-    const doc: GenerationDoc = { id: slot.projection.name, ...slot.live };
-    return { op: 'put' as const, collection: GENERATIONS, doc };
-  }
-
   private async rebuild(slots: Slot[], status: RebuildStatus): Promise<void> {
     const builds = slots.map((slot) => {
       const target: Generation = { generation: slot.live.generation + 1, version: slot.projection.version };
@@ -294,7 +295,8 @@ export class ProjectionRunner {
       if (batch.length === 0) return 0;
       const last = batch[batch.length - 1]!.position;
       const context = batchContext(view);
-      for (const build of builds) await this.applyBatch(build.slot.projection, batch, 0n, context);
+      const decoded = new Map<StoredEvent, StoredEvent>();
+      for (const build of builds) await this.applyBatch(build.slot.projection, batch, 0n, context, decoded);
       await view.commit(context.writes(), builds.map((build) => ({ name: build.checkpoint, position: last })));
       status.events += batch.length;
       status.position = last;
@@ -327,8 +329,8 @@ export class ProjectionRunner {
         if (slots.every((slot) => slot.checkpoint === status.position)) break;
         if (this.stopped) throw new Error('the service stopped before the rebuild switched');
       }
-      if (status.verify) status.differences = await this.compare(builds);
-      await this.raw.commit(builds.map((build) => ({ op: 'put' as const, collection: GENERATIONS, doc: { id: build.slot.projection.name, ...build.target } })));
+      if (status.verify) status.differences = await this.compare(slots, view);
+      await this.raw.commit(builds.map((build) => pointerWrite(build.slot.projection.name, build.target)));
       for (const build of builds) {
         const old = build.slot.live;
         this.setLive(build.slot, build.target);
@@ -345,14 +347,14 @@ export class ProjectionRunner {
     );
   }
 
-  /** Every document of the new generation against the live one, both at the same position. */
-  private async compare(builds: { slot: Slot; names: Map<string, string> }[]): Promise<Difference[]> {
+  /** Every document of the new generation (seen through `newGeneration`) against the live one, both at the same position. */
+  private async compare(slots: Slot[], newGeneration: ReadStore): Promise<Difference[]> {
     const differences: Difference[] = [];
-    for (const { slot, names } of builds) {
-      for (const [collection, name] of names) {
-        const byId = (docs: Doc[]) => new Map(docs.map((doc) => [doc.id, doc]));
-        const live = byId(await this.raw.findAll(this.live.get(collection) ?? collection));
-        const fresh = byId(await this.raw.findAll(name));
+    const byId = (docs: Doc[]) => new Map(docs.map((doc) => [doc.id, doc]));
+    for (const slot of slots) {
+      for (const collection of slot.projection.collections) {
+        const live = byId(await this.readStore.findAll(collection));
+        const fresh = byId(await newGeneration.findAll(collection));
         const report = (id: string, difference: Difference['difference']) => differences.push({ projection: slot.projection.name, collection, id, difference });
         for (const [id, doc] of live) {
           const other = fresh.get(id);

@@ -16,6 +16,8 @@ import { authenticate, uncountedRateLimitHeaders } from './public/authenticate';
 import { catalogueRoutes } from './public/catalogue';
 import { customerRoutes } from './public/customers';
 import { organisationRoute } from './public/organisation';
+import { creditNoteRoutes } from './public/credit-notes';
+import { lifecycleRoutes } from './public/lifecycle';
 import { subscriptionRoutes } from './public/subscriptions';
 import { type RouteRegistry, route } from './route';
 
@@ -81,6 +83,8 @@ export const createApp = (deps: ApiDeps): App => {
   catalogueRoutes(v1, routes, deps);
   customerRoutes(v1, routes, deps);
   subscriptionRoutes(v1, routes, deps);
+  lifecycleRoutes(v1, routes, deps);
+  creditNoteRoutes(v1, routes, deps);
   // Each /v1 route reads its body once the key's scope is checked (`publicRoute`).
   app.use('/v1', authenticate(deps));
   app.use(v1);

@@ -1,5 +1,6 @@
 import { apiKeysProjection } from './api-keys';
 import { chargesProjection } from './charges';
+import { creditNotesProjection } from './credit-notes';
 import { customersProjection } from './customers';
 import { invoicesProjection } from './invoices';
 import { metersProjection } from './meters';
@@ -17,4 +18,5 @@ export const allProjections: readonly Projection[] = [
   chargesProjection,
   subscriptionsProjection,
   invoicesProjection,
+  creditNotesProjection,
 ];

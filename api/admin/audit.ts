@@ -46,7 +46,7 @@ export const auditRoutes = (router: Router, registry: RouteRegistry, deps: ApiDe
       method: 'get',
       path: '/admin/v1/organisations/{org}/subscriptions/{id}',
       operationId: 'getSubscriptionAsOf',
-      summary: 'A subscription, with its invoices, as it stood at an instant (default now), folded from its events',
+      summary: 'A subscription, with its invoices and credit notes, as it stood at an instant (default now), folded from its events',
       query: asOfQuery,
       response: subscriptionAsOfObject,
     },
@@ -55,7 +55,7 @@ export const auditRoutes = (router: Router, registry: RouteRegistry, deps: ApiDe
       const asOf = query.as_of === undefined ? null : new Date(query.as_of);
       const found = await subscriptionAsOf(deps.store, deps.readStore, organisation.id, params.id!, asOf);
       if (!found) throw notFound('subscription_not_found', `No subscription ${params.id!} as of ${query.as_of ?? 'now'}.`, 'id');
-      return { body: { ...publicView(found), invoices: found.invoices.map(publicView) } };
+      return { body: { ...publicView(found), invoices: found.invoices.map(publicView), credit_notes: found.credit_notes.map(publicView) } };
     },
   );
 

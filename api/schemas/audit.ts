@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { StoredEvent } from '../../infra/event-store/port';
+import { creditNoteObject } from './credit-note';
 import { invoiceObject, subscriptionObject } from './subscription';
 
 const actorObject = z.discriminatedUnion('type', [
@@ -57,4 +58,6 @@ export const asOfQuery = z.strictObject({
   as_of: z.iso.datetime({ offset: true }).optional().describe('ISO 8601 instant; default now'),
 });
 
-export const subscriptionAsOfObject = subscriptionObject.extend({ invoices: z.array(invoiceObject) }).meta({ id: 'SubscriptionAsOf' });
+export const subscriptionAsOfObject = subscriptionObject
+  .extend({ invoices: z.array(invoiceObject), credit_notes: z.array(creditNoteObject) })
+  .meta({ id: 'SubscriptionAsOf' });

@@ -48,15 +48,20 @@ const synced = z.object({
 
 const syncFailed = z.object({ invoiceId: z.string(), error: z.string() });
 
+/** Ending a subscription voided (approved) or deleted (any other) the invoice in the accounting system. */
+const removed = z.object({ invoiceId: z.string(), status: z.enum(['voided', 'deleted']) });
+
 export type InvoiceRaised = { type: 'InvoiceRaised'; data: z.infer<typeof raised> };
 export type InvoiceSynced = { type: 'InvoiceSynced'; data: z.infer<typeof synced> };
 export type InvoiceSyncFailed = { type: 'InvoiceSyncFailed'; data: z.infer<typeof syncFailed> };
-export type InvoiceEvent = InvoiceRaised | InvoiceSynced | InvoiceSyncFailed;
+export type InvoiceRemoved = { type: 'InvoiceRemoved'; data: z.infer<typeof removed> };
+export type InvoiceEvent = InvoiceRaised | InvoiceSynced | InvoiceSyncFailed | InvoiceRemoved;
 
 export const invoiceEventDefinitions: EventDefinition[] = [
   { type: 'InvoiceRaised', version: 1, schema: raised },
   { type: 'InvoiceSynced', version: 1, schema: synced },
   { type: 'InvoiceSyncFailed', version: 1, schema: syncFailed },
+  { type: 'InvoiceRemoved', version: 1, schema: removed },
 ];
 
 export const invoiceStream = (invoiceId: string): string => `invoice-${invoiceId}`;

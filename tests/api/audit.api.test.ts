@@ -131,8 +131,9 @@ describe('operator and auditor reads: history, as of, usage events', () => {
     it('shows the subscription and its invoices as they stood at each instant', async () => {
       const now = await get(`/subscriptions/${subscription.id}`);
       expect(now.status).toBe(200);
-      const { invoices, ...current } = now.body;
+      const { invoices, credit_notes: creditNotes, ...current } = now.body;
       expect(current).toEqual(subscription);
+      expect(creditNotes).toEqual([]);
       const read = await request(service.app).get(`/v1/invoices/${invoice.id}`).set((await createKey(service, orgId, ['invoices:read'])).auth);
       expect(invoices).toEqual([read.body]);
       expect(invoices[0]).toMatchObject({ number: 'INV-0001', accounting: { sync_status: 'synced' } });

@@ -3,7 +3,7 @@ import { requestFingerprint } from '../../api/public/idempotency';
 import { createSubscription } from '../../commands/subscription/create-subscription';
 import { fixedClock } from '../../infra/clock/clock';
 import { expectError } from '../support/api-assertions';
-import { defineCatalogue } from '../support/catalogue-fixtures';
+import { billingOrganisation, defineCatalogue } from '../support/catalogue-fixtures';
 import { accountingControl, connectAccounting, createKey, createOrganisation } from '../support/fixtures';
 import { startTestService, tempDir, type TestService } from '../support/test-service';
 
@@ -19,13 +19,7 @@ describe('subscriptions: creation, first invoice, reads', () => {
   let n = 0;
   beforeAll(async () => {
     service = await startTestService(tempDir('subscriptions'), { clock });
-    orgId = (await createOrganisation(service, { can_create_accounting_contacts: true })).id;
-    tenantId = await connectAccounting(service, orgId);
-    catalogue = await defineCatalogue(service, orgId);
-    const key = await createKey(service, orgId, ['subscriptions:read', 'subscriptions:write', 'invoices:read', 'customers:write']);
-    auth = key.auth;
-    keyId = key.id;
-    await request(service.app).post('/v1/customers').set(auth).send({ code: 'C1', name: 'Customer One' });
+    ({ orgId, tenantId, catalogue, auth, keyId } = await billingOrganisation(service, ['subscriptions:read', 'subscriptions:write', 'invoices:read', 'customers:write']));
   });
   afterAll(async () => {
     await service.close();

@@ -1,41 +1,33 @@
+import type { ChargeDefinition } from '../../domain/charge/events';
+import type { PlanDefinition } from '../../domain/catalogue/types';
 import { firstInvoice } from '../../domain/invoice/first-invoice';
 import { subscriptionDecider } from '../../domain/subscription/decider';
 import type { SubscriptionCreatedData, SubscriptionEvent } from '../../domain/subscription/events';
 import { deciderSpec } from '../support/decider-spec';
-import { charge, create, organisation, plan } from '../support/subscription-fixtures';
+import { createSubscriptionCommand, openOrganisation, seatsPlan, subscriptionCreatedData } from '../support/subscription-fixtures';
 
 const spec = deciderSpec(subscriptionDecider);
 
-const created = (overrides: Partial<SubscriptionCreatedData> = {}): SubscriptionEvent => ({
+const plan: PlanDefinition = seatsPlan();
+const charge: ChargeDefinition = {
+  chargeId: 'chg_1',
+  organisationId: 'org_1',
+  code: 'setup',
+  name: 'Setup',
+  description: null,
+  currency: 'GBP',
+  price: '50.0000',
+  allowsPriceOverride: false,
+  status: 'active',
+};
+
+const organisation = openOrganisation;
+
+const create = createSubscriptionCommand;
+
+const created = (overrides: Partial<SubscriptionCreatedData> = {}): Extract<SubscriptionEvent, { type: 'SubscriptionCreated' }> => ({
   type: 'SubscriptionCreated',
-  data: {
-    subscriptionId: 'sub_1',
-    organisationId: 'org_1',
-    customerId: 'cus_1',
-    customerCode: 'C1',
-    planId: 'plan_1',
-    currency: 'GBP',
-    interval: { unit: 'month', count: 1 },
-    timezone: 'Australia/Sydney',
-    status: 'active',
-    startDate: '2026-02-01',
-    currentPeriodStart: '2026-02-01',
-    renewalDate: '2026-03-01',
-    endDate: null,
-    units: 5,
-    minimumUnits: 0,
-    discountPercent: '0.00',
-    invoiceReference: null,
-    label: null,
-    endAfterCycles: null,
-    cpiEnabled: false,
-    pricing: { planType: 'per_unit', price: '10.0000', freeUnits: 0, tiers: [] },
-    meters: [],
-    planName: 'Seats',
-    firstInvoiceId: 'inv_1',
-    firstInvoiceCharges: [],
-    ...overrides,
-  },
+  data: subscriptionCreatedData(overrides),
 });
 
 describe('subscription decider: creation', () => {

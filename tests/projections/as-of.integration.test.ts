@@ -15,11 +15,12 @@ import { subscriptionAsOf } from '../../projections/as-of';
 import { INVOICES, invoicesProjection } from '../../projections/invoices';
 import { ProjectionRunner } from '../../projections/runner';
 import { SUBSCRIPTIONS, subscriptionsProjection } from '../../projections/subscriptions';
-import { createSubscriptionCommand } from '../support/subscription-fixtures';
+import { createSubscriptionCommand, openOrganisation, seatsPlan } from '../support/subscription-fixtures';
 import { tempDir } from '../support/test-service';
 
 /**
- * The read model and the as-of view are one implementation: random command sequences go through
+ * The read model and the as-of view are one implementation: random command sequences (create,
+ * change units, end, restore, raise and push invoices) go through
  * the deciders into a real log, the runner keeps the read models after every command, and at the
  * end the as-of view at each of those instants must equal the read model as it then stood.
  */
@@ -34,7 +35,11 @@ describe('a subscription as of an instant', () => {
     subscription: fc.constantFrom(...subscriptionIds),
     invoice: fc.constantFrom(...invoiceIds),
     command: fc.oneof(
-      fc.record({ kind: fc.constant('create' as const), units: fc.integer({ min: 1, max: 40 }), discount: fc.constantFrom('0.00', '10.00', '12.50') }),
+      // Creations come first more often, so that most later commands find a subscription to act on.
+      { weight: 3, arbitrary: fc.record({ kind: fc.constant('create' as const), units: fc.integer({ min: 1, max: 40 }), discount: fc.constantFrom('0.00', '10.00', '12.50') }) },
+      { weight: 2, arbitrary: fc.record({ kind: fc.constant('change' as const), units: fc.integer({ min: 0, max: 40 }), amendable: fc.boolean() }) },
+      fc.record({ kind: fc.constant('end' as const), when: fc.constantFrom('period_end' as const, 'now' as const) }),
+      fc.record({ kind: fc.constant('restore' as const) }),
       fc.record({ kind: fc.constant('raise' as const) }),
       fc.record({ kind: fc.constant('sync' as const), total: fc.integer({ min: 0, max: 99_999 }), status: fc.constantFrom('draft' as const, 'approved' as const, 'paid' as const) }),
       fc.record({ kind: fc.constant('fail' as const), error: fc.string({ maxLength: 20 }) }),
@@ -52,13 +57,24 @@ describe('a subscription as of an instant', () => {
         await runner.init();
         const history: { at: Date; documents: Map<string, Doc | null> }[] = [];
         try {
-          for (const { gapMs, subscription, invoice, command } of steps) {
+          for (const [n, { gapMs, subscription, invoice, command }] of steps.entries()) {
             clock.advance(gapMs);
+            const now = clock.now().toISOString();
             const invoiceId = `${invoice}_${subscription}`;
             try {
               if (command.kind === 'create') {
                 const creation = createSubscriptionCommand({ units: command.units, discountPercent: command.discount }, { subscriptionId: subscription, firstInvoiceId: `inv_first_${subscription}`, now: clock.now().toISOString() });
                 await subscriptionCommand(deps, subscription, creation, caller, ORG);
+              } else if (command.kind === 'change') {
+                const request = { units: command.units, prorate: false, prorationBehaviour: null, effectiveDate: null, document: null };
+                const change = { type: 'ChangeUnits', changeId: `chg_${n}`, now, organisation: openOrganisation(), plan: seatsPlan(), invoiceId: `inv_c${n}`, creditNoteId: `cn_c${n}`, renewalInvoiceAmendable: command.amendable, request } as const;
+                await subscriptionCommand(deps, subscription, change, caller, ORG);
+              } else if (command.kind === 'end') {
+                const request = { when: command.when, deleteUnsentInvoices: false, voidApprovedInvoices: false, invoiceUsageNow: false };
+                await subscriptionCommand(deps, subscription, { type: 'EndSubscription', operationId: `end_${n}`, now, today: now.slice(0, 10), organisation: openOrganisation(), invoices: [], request }, caller, ORG);
+              } else if (command.kind === 'restore') {
+                const restore = { type: 'RestoreSubscription', operationId: `res_${n}`, organisationId: ORG.id, today: now.slice(0, 10), customerStatus: 'active', planStatus: 'active', reRaisedInvoiceId: `inv_r${n}` } as const;
+                await subscriptionCommand(deps, subscription, restore, caller, ORG);
               } else if (command.kind === 'raise') {
                 const { state } = await subscriptionCommand.load(store, subscription);
                 if (state.status === 'none') continue;
@@ -98,7 +114,7 @@ describe('a subscription as of an instant', () => {
           db.close();
         }
       }),
-      { numRuns: 30 },
+      { numRuns: 60 },
     );
   }, 60_000);
 });

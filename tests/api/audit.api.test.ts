@@ -16,14 +16,16 @@ describe('operator and auditor reads: history, as of, usage events', () => {
   let keyId: string;
   let subscription: { id: string; customer: string; [field: string]: unknown };
   let invoice: { id: string; lines: { id: string }[]; [field: string]: unknown };
+  let auth: { Authorization: string };
   beforeAll(async () => {
     service = await startTestService(tempDir('audit'), { clock });
     orgId = (await createOrganisation(service, { can_create_accounting_contacts: true })).id;
     otherOrgId = (await createOrganisation(service, { name: 'Other Ltd' })).id;
     tenantId = await connectAccounting(service, orgId);
     await defineCatalogue(service, orgId);
-    const key = await createKey(service, orgId, ['subscriptions:write', 'customers:write', 'invoices:read']);
+    const key = await createKey(service, orgId, ['subscriptions:write', 'subscriptions:read', 'customers:write', 'invoices:read']);
     keyId = key.id;
+    auth = key.auth;
     await request(service.app).post('/v1/customers').set(key.auth).send({ code: 'C1', name: 'Customer One' });
     await accountingControl(service, '/faults', { kind: 'refuse', pathPrefix: `/tenants/${tenantId}/invoices`, method: 'POST', count: 1, status: 400, code: 'validation_failed', message: 'Locked period' });
     const created = await request(service.app)
@@ -157,6 +159,26 @@ describe('operator and auditor reads: history, as of, usage events', () => {
     it('refuses an as_of that is not an ISO timestamp', async () => {
       expectError(await get(`/subscriptions/${subscription.id}?as_of=yesterday`), 422, 'invalid_request_error', 'invalid_parameter', 'as_of');
     });
+  });
+
+  it('follows the lifecycle: units changed and the subscription ended after an instant are not in its view of then', async () => {
+    const ended = await request(service.app).get(`/admin/v1/organisations/${orgId}/subscriptions/${subscription.id}?as_of=2026-03-15T11:30:00Z`).set(service.admin);
+    clock.set(new Date('2026-03-15T12:00:00.000Z'));
+    const changed = await request(service.app).post(`/v1/subscriptions/${subscription.id}/units`).set(auth).set('Idempotency-Key', 'audit-units').send({ units: 7 });
+    expect(changed.status).toBe(200);
+    clock.set(new Date('2026-03-15T13:00:00.000Z'));
+    const end = await request(service.app).post(`/v1/subscriptions/${subscription.id}/end`).set(auth).set('Idempotency-Key', 'audit-end').send({ when: 'period_end' });
+    expect(end.status).toBe(200);
+    const at = (instant: string) => get(`/subscriptions/${subscription.id}?as_of=${instant}`);
+    expect((await at('2026-03-15T11:30:00Z')).body).toEqual(ended.body);
+    expect((await at('2026-03-15T12:30:00Z')).body).toMatchObject({ units: 7, cancel_at_period_end: false });
+    const now = (await get(`/subscriptions/${subscription.id}`)).body;
+    expect(now).toMatchObject({ units: 7, cancel_at_period_end: true });
+    const { invoices: _invoices, credit_notes: _creditNotes, ...current } = now;
+    const read = await request(service.app).get(`/v1/subscriptions/${subscription.id}`).set(auth);
+    expect(current).toEqual(read.body);
+    const history = await get(`/streams/${subscription.id}/events`);
+    expect(history.body.data.map((e: { type: string }) => e.type)).toEqual(['SubscriptionCreated', 'SubscriptionUnitsChanged', 'SubscriptionEndScheduled']);
   });
 
   describe('GET …/invoices/{id}/lines/{line}/usage_events', () => {

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type RebuildObject, toRebuildObject } from '../../api/schemas/projections';
 import { loadConfig } from '../../infra/config';
 import { createLogger } from '../../infra/logger';
-import { runningService } from '../../infra/service-lock';
+import { DataDirectoryInUse, type DataDirectoryLock, lockDataDirectory } from '../../infra/service-lock';
 import { openServices } from '../services';
 import { adminClient, noTokenMessage } from './admin-client';
 import { progressBar } from './progress-bar';
@@ -45,12 +45,17 @@ const main = async (): Promise<number> => {
   const names = args.filter((arg) => !arg.startsWith('--'));
   const label = `rebuilding ${names.length ? names.join(', ') : 'all projections'}`;
   const config = loadConfig();
-  const pid = runningService(config.DATA_DIR);
-  if (pid !== null) {
-    if (offline) {
-      process.stderr.write(`the service (pid ${pid}) is running on ${config.DATA_DIR}: stop it before rebuilding offline, or rebuild without --offline\n`);
+  // The lock the service holds: offline, a rebuild never runs under a live service, nor a service under a rebuild.
+  let lock: DataDirectoryLock;
+  try {
+    lock = lockDataDirectory(config.DATA_DIR, 'projections:rebuild');
+  } catch (error) {
+    if (!(error instanceof DataDirectoryInUse)) throw error;
+    if (offline || error.holder?.role !== 'service') {
+      process.stderr.write(`${error.message}: stop it before rebuilding${offline ? ' offline, or rebuild without --offline' : ''}\n`);
       return 3;
     }
+    // Beside the running service: the service rebuilds, this command follows it.
     const call = adminClient(config);
     if (!call) {
       process.stderr.write(noTokenMessage(config));
@@ -85,6 +90,7 @@ const main = async (): Promise<number> => {
     return await follow(label, () => Promise.resolve(toRebuildObject(rebuild)));
   } finally {
     await services.close();
+    lock.release();
   }
 };
 

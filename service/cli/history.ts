@@ -3,6 +3,7 @@ import { openDatabase } from '../../infra/sqlite/open-database';
 import { objectHistory } from '../../projections/history';
 import { databaseFile, openEventStore } from '../services';
 import { timelineLine } from './timeline';
+import { runCommand } from './run-command';
 
 /**
  * `npm run history -- <org> <id>`: the event history of one object as a readable timeline (what
@@ -33,10 +34,4 @@ const main = async (): Promise<number> => {
   }
 };
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`history failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runCommand('history', main);

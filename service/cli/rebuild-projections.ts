@@ -6,6 +6,7 @@ import { DataDirectoryInUse, type DataDirectoryLock, lockDataDirectory } from '.
 import { openServices } from '../services';
 import { adminClient, noTokenMessage } from './admin-client';
 import { progressBar } from './progress-bar';
+import { runCommand } from './run-command';
 
 /** Draws a blue/green rebuild's progress until it has switched or failed; prints what `--verify` found. */
 const follow = async (label: string, read: () => Promise<RebuildObject>): Promise<number> => {
@@ -94,10 +95,4 @@ const main = async (): Promise<number> => {
   }
 };
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`rebuild failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runCommand('rebuild', main);

@@ -73,7 +73,10 @@ describe('OpenAPI documents', () => {
       ],
     );
     expect(Object.keys(adminDocument.components.schemas).sort()).toEqual(
-      ['AccountingConnection', 'ApiKey', 'Charge', 'CreatedApiKey', 'Customer', 'Error', 'Meter', 'Organisation', 'Plan', 'PlanMeter', 'Tier'],
+      [
+        'AccountingConnection', 'ApiKey', 'Charge', 'CreatedApiKey', 'CreditNote', 'Customer', 'Error', 'Event', 'Invoice', 'InvoiceLine', 'Meter', 'Organisation',
+        'Plan', 'PlanMeter', 'Projection', 'ProjectionRebuild', 'SubscriptionAsOf', 'Tier',
+      ],
     );
     const internal = JSON.stringify([publicDocument.components, adminDocument.components]).match(/"_\w+"/g);
     expect(internal).toBeNull();

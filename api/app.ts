@@ -19,6 +19,7 @@ import { organisationRoute } from './public/organisation';
 import { creditNoteRoutes } from './public/credit-notes';
 import { lifecycleRoutes } from './public/lifecycle';
 import { subscriptionRoutes } from './public/subscriptions';
+import { usageRoutes } from './public/usage';
 import { type RouteRegistry, route } from './route';
 
 export type App = Readonly<{ app: Express; routes: RouteRegistry }>;
@@ -85,6 +86,7 @@ export const createApp = (deps: ApiDeps): App => {
   subscriptionRoutes(v1, routes, deps);
   lifecycleRoutes(v1, routes, deps);
   creditNoteRoutes(v1, routes, deps);
+  usageRoutes(v1, routes, deps);
   // Each /v1 route reads its body once the key's scope is checked (`publicRoute`).
   app.use('/v1', authenticate(deps));
   app.use(v1);

@@ -72,7 +72,9 @@ const operation = (route: RouteSpec, components: Json): Json => {
   }
   const success = { ...(route.response ? { content: { 'application/json': { schema: toSchema(route.response, 'output', components) } } } : {}) };
   const responses: Json = { [String(route.status)]: { description: 'Success', ...success } };
-  if (route.alsoStatus) responses[String(route.alsoStatus)] = { description: 'Success: the object already existed', ...success };
+  if (route.alsoStatus) {
+    responses[String(route.alsoStatus)] = { description: `Success: ${route.alsoStatusMeaning ?? 'the object already existed'}`, ...success };
+  }
   for (const status of errorStatuses(route)) {
     responses[String(status)] = {
       description: ERROR_STATUSES[status] ?? 'Error',

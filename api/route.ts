@@ -19,6 +19,8 @@ export type RouteSpec = Readonly<{
   status: number;
   /** Another success status answered with the same body (e.g. 200 when the object already existed). */
   alsoStatus?: number;
+  /** What `alsoStatus` means, for the OpenAPI document (default: the object already existed). */
+  alsoStatusMeaning?: string;
   response: z.ZodType | null;
   /** Scope an API key needs; null when any valid key may call it. Absent on admin and public routes. */
   scope?: string | null;

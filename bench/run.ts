@@ -15,12 +15,27 @@ import { formatRebuild, rebuildBench } from './rebuild';
  */
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const USAGE_BATCHES = Number(process.env.BENCH_USAGE_BATCHES ?? 300);
+const EVENTS_PER_BATCH = 100;
 const REBUILD_EVENTS = Number(process.env.BENCH_REBUILD_EVENTS ?? 200_000);
 // The API allows 120 requests a minute per key: spread the load over enough keys.
 const REQUESTS_PER_KEY = 100;
 
 const ratio = (label: string, result: LoadResult, baseline: LoadResult) =>
   `  ${label}: ${(result.perSecond / baseline.perSecond).toFixed(3)} × the baseline's throughput, p50 ${(result.p50Ms / baseline.p50Ms).toFixed(1)} ×, p99 ${(result.p99Ms / baseline.p99Ms).toFixed(1)} × its latency\n`;
+
+const newKeys = async (url: string, adminToken: string, organisationId: string, count: number, scope: string): Promise<string[]> => {
+  const keys: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const response = await fetch(`${url}/admin/v1/organisations/${organisationId}/api_keys`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${adminToken}` },
+      body: JSON.stringify({ name: `bench ${scope} ${i}`, scopes: [scope] }),
+    });
+    keys.push(((await response.json()) as { key: string }).key);
+  }
+  return keys;
+};
 
 const main = async (): Promise<void> => {
   process.stdout.write(`bench: ${TOTAL} requests per scenario, ${CONCURRENCY} concurrent, Node ${process.version}\n`);
@@ -38,15 +53,7 @@ const main = async (): Promise<void> => {
     silentLogger(),
   );
   const sandboxId = service.demo!.sandboxId;
-  const keys: string[] = [];
-  for (let i = 0; i < Math.ceil(TOTAL / REQUESTS_PER_KEY); i++) {
-    const response = await fetch(`${service.url}/admin/v1/organisations/${sandboxId}/api_keys`, {
-      method: 'POST',
-      headers: { ...json, Authorization: `Bearer ${service.adminToken}` },
-      body: JSON.stringify({ name: `bench ${i}`, scopes: ['subscriptions:write'] }),
-    });
-    keys.push(((await response.json()) as { key: string }).key);
-  }
+  const keys = await newKeys(service.url, service.adminToken, sandboxId, Math.ceil(TOTAL / REQUESTS_PER_KEY), 'subscriptions:write');
   const subscriptions = await runLoad(TOTAL, CONCURRENCY, (i) => ({
     url: `${service.url}/v1/subscriptions`,
     init: {
@@ -57,8 +64,39 @@ const main = async (): Promise<void> => {
   }));
   process.stdout.write(`${formatResult('POST /v1/subscriptions (+ first invoice)', subscriptions)}\n`);
   process.stdout.write(ratio('subscription creation', subscriptions, baseline));
+
+  // Usage ingestion: batches of 100 events over HTTP, spread over one subscription per loop on the
+  // usage-only plan (a request per batch against the rate limit, so a key per 100 batches).
+  const usageKeys = await newKeys(service.url, service.adminToken, sandboxId, Math.ceil(USAGE_BATCHES / REQUESTS_PER_KEY), 'usage:write');
+  const metered: string[] = [];
+  for (let i = 0; i < CONCURRENCY; i++) {
+    const response = await fetch(`${service.url}/v1/subscriptions`, {
+      method: 'POST',
+      headers: { ...json, Authorization: `Bearer ${keys[0]}`, 'Idempotency-Key': `bench-usage-${i}` },
+      body: JSON.stringify({ customer_code: 'ACME', plan_code: 'api' }),
+    });
+    metered.push(((await response.json()) as { id: string }).id);
+  }
+  const usage = await runLoad(USAGE_BATCHES, CONCURRENCY, (i) => ({
+    url: `${service.url}/v1/usage_events`,
+    init: {
+      method: 'POST',
+      headers: { ...json, Authorization: `Bearer ${usageKeys[Math.floor(i / REQUESTS_PER_KEY)]}` },
+      body: JSON.stringify({
+        events: Array.from({ length: EVENTS_PER_BATCH }, (_, k) => ({
+          event_id: `bench-${i}-${k}`,
+          subscription: metered[i % metered.length],
+          meter_code: 'api_calls',
+          quantity: '1.5',
+        })),
+      }),
+    },
+  }));
+  process.stdout.write(`${formatResult(`POST /v1/usage_events (${EVENTS_PER_BATCH} a batch)`, usage)}\n`);
+  process.stdout.write(`  usage ingestion: ${(usage.perSecond * EVENTS_PER_BATCH).toFixed(0)} events/s\n`);
+  process.stdout.write(ratio('usage batches', usage, baseline));
   await service.stop();
-  if (subscriptions.failures > 0) process.exitCode = 1;
+  if (subscriptions.failures > 0 || usage.failures > 0) process.exitCode = 1;
 
   process.stdout.write(`\nrebuild: every read model from a log of at least ${REBUILD_EVENTS} events, beside a raw scan of the same log\n`);
   process.stdout.write(`${formatRebuild(await rebuildBench(REBUILD_EVENTS))}\n`);

@@ -22,15 +22,68 @@ const MAX_ATTEMPTS = 5;
 /** A short, jittered pause before retrying a version conflict, so racing writers do not collide again in lockstep. */
 const conflictBackoff = (attempt: number) => sleep(Math.floor(Math.random() * 10 * attempt) + 2);
 
+/** Folds the stream from the start, or only the events after `from` onto its state. */
 export const loadState = async <State, Event extends DomainEvent>(
   store: EventStore,
   streamId: string,
   decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
+  from?: Loaded<State>,
 ): Promise<Loaded<State>> => {
-  const stored = await store.readStream(streamId);
-  const state = stored.map(decodeEvent).reduce((s, e) => decider.evolve(s, e as unknown as Event), decider.initialState());
+  const after = from && from.revision !== 'no_stream' ? from.revision + 1 : 0;
+  const stored = await store.readStream(streamId, after);
+  const state = stored.map(decodeEvent).reduce((s, e) => decider.evolve(s, e as unknown as Event), from ? from.state : decider.initialState());
   const last = stored[stored.length - 1];
-  return { state, revision: last ? last.revision : 'no_stream' };
+  return { state, revision: last ? last.revision : (from?.revision ?? 'no_stream') };
+};
+
+/**
+ * Where a handler gets its state, when not by folding the whole stream each time (usage streams are
+ * kept folded between requests); told the state and revision its events were committed at.
+ */
+export type StateSource<State> = Readonly<{
+  load(): Promise<Loaded<State>>;
+  committed(loaded: Loaded<State>): void;
+}>;
+
+/**
+ * Load the stream, decide, append with the expected revision; retry only on a revision conflict.
+ * `decide` may answer more than events (a usage batch's outcome per event): `result` comes back with them.
+ */
+export const handleDecision = async <State, Event extends DomainEvent, Result>(
+  store: EventStore,
+  streamId: string,
+  decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
+  decide: (state: State) => Readonly<{ events: Event[]; result: Result }>,
+  metadata: EventMetadata,
+  beforeAppend?: BeforeAppend<State, Event>,
+  source: StateSource<State> = { load: () => loadState(store, streamId, decider), committed: () => undefined },
+): Promise<Handled<State, Event> & Readonly<{ result: Result }>> => {
+  for (let attempt = 1; ; attempt++) {
+    const { state, revision } = await source.load();
+    const { events, result } = decide(state);
+    if (events.length === 0) return { state, events, position: 0n, result };
+    await beforeAppend?.(events, state);
+    try {
+      const appended = await store.append(
+        streamId,
+        events.map((event) => ({
+          id: randomUUID(),
+          type: event.type,
+          version: eventCatalogue.get(event.type)?.version ?? 1,
+          data: event.data,
+          metadata,
+        })),
+        revision,
+      );
+      // Folded only once committed: a state kept between requests never holds events that were refused.
+      const next = events.reduce(decider.evolve, state);
+      source.committed({ state: next, revision: appended.nextExpectedRevision });
+      return { state: next, events, position: appended.position, result };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw error;
+      await conflictBackoff(attempt);
+    }
+  }
 };
 
 /** Load the stream, decide, append with the expected revision; retry only on a revision conflict. */
@@ -42,28 +95,13 @@ export const handle = async <State, Command, Event extends DomainEvent>(
   metadata: EventMetadata,
   beforeAppend?: BeforeAppend<State, Event>,
 ): Promise<Handled<State, Event>> => {
-  for (let attempt = 1; ; attempt++) {
-    const { state, revision } = await loadState(store, streamId, decider);
-    const events = decider.decide(command, state);
-    const next = events.reduce(decider.evolve, state);
-    if (events.length === 0) return { state: next, events, position: 0n };
-    await beforeAppend?.(events, state);
-    try {
-      const result = await store.append(
-        streamId,
-        events.map((event) => ({
-          id: randomUUID(),
-          type: event.type,
-          version: eventCatalogue.get(event.type)?.version ?? 1,
-          data: event.data,
-          metadata,
-        })),
-        revision,
-      );
-      return { state: next, events, position: result.position };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw error;
-      await conflictBackoff(attempt);
-    }
-  }
+  const { state, events, position } = await handleDecision(
+    store,
+    streamId,
+    decider,
+    (current) => ({ events: decider.decide(command, current), result: null }),
+    metadata,
+    beforeAppend,
+  );
+  return { state, events, position };
 };

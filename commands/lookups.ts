@@ -10,4 +10,6 @@ export type Lookups = Readonly<{
   metersDefined(organisationId: string): Promise<boolean>;
   /** The customer already linked to an accounting contact, if any. */
   customerWithContact(organisationId: string, accountingContactId: string): Promise<string | null>;
+  /** The subscription each of these usage event ids is stored on, for those the organisation has stored. */
+  usageEventSubscriptions(organisationId: string, eventIds: readonly string[]): Promise<ReadonlyMap<string, string>>;
 }>;

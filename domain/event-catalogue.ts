@@ -8,6 +8,7 @@ import { organisationEventDefinitions } from './organisation/events';
 import { planEventDefinitions } from './plan/events';
 import type { EventDefinition } from './shared/event-definition';
 import { subscriptionEventDefinitions } from './subscription/events';
+import { usageEventDefinitions } from './usage/events';
 
 /** Every event type the log may hold, by type. */
 export const eventCatalogue: ReadonlyMap<string, EventDefinition> = new Map(
@@ -21,5 +22,6 @@ export const eventCatalogue: ReadonlyMap<string, EventDefinition> = new Map(
     ...subscriptionEventDefinitions,
     ...invoiceEventDefinitions,
     ...creditNoteEventDefinitions,
+    ...usageEventDefinitions,
   ].map((definition) => [definition.type, definition]),
 );

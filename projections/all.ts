@@ -8,6 +8,7 @@ import { organisationsProjection } from './organisations';
 import { plansProjection } from './plans';
 import type { Projection } from './projection';
 import { subscriptionsProjection } from './subscriptions';
+import { usageProjection } from './usage';
 
 export const allProjections: readonly Projection[] = [
   organisationsProjection,
@@ -19,4 +20,5 @@ export const allProjections: readonly Projection[] = [
   subscriptionsProjection,
   invoicesProjection,
   creditNotesProjection,
+  usageProjection,
 ];

@@ -2,6 +2,7 @@ import type { ReadStore } from '../infra/read-store/port';
 import { CUSTOMERS } from './customers';
 import { METERS } from './meters';
 import { SUBSCRIPTIONS } from './subscriptions';
+import { USAGE_EVENT_IDS, type UsageEventIdDoc, usageEventIdKey } from './usage';
 
 /** The commands' `Lookups` port answered from these read models (eventually consistent by nature). */
 export const readModelLookups = (readStore: ReadStore) => {
@@ -17,6 +18,10 @@ export const readModelLookups = (readStore: ReadStore) => {
         { field: 'accounting_contact_id', eq: accountingContactId },
       ]);
       return owner?.id ?? null;
+    },
+    usageEventSubscriptions: async (organisationId: string, eventIds: readonly string[]) => {
+      const docs = await Promise.all(eventIds.map((eventId) => readStore.get<UsageEventIdDoc>(USAGE_EVENT_IDS, usageEventIdKey(organisationId, eventId))));
+      return new Map(docs.flatMap((doc, i) => (doc ? [[eventIds[i]!, doc.subscription] as const] : [])));
     },
   };
 };

@@ -69,3 +69,13 @@ export const isCalendarDate = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.t
 
 export const addDaysToInstant = (instant: string, days: number): string =>
   DateTime.fromISO(instant, { zone: 'UTC' }).plus({ days }).toUTC().toISO()!;
+
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+
+/** An ISO 8601 date and time with its offset (or Z) as a UTC instant ('…T10:00:00.000Z'); null when it is not one or its UTC date is outside FIRST_DATE..LAST_DATE. */
+export const parseInstant = (text: string): string | null => {
+  if (!INSTANT.test(text)) return null;
+  const parsed = DateTime.fromISO(text, { setZone: true });
+  const instant = parsed.isValid ? parsed.toUTC().toISO() : null;
+  return instant !== null && isDateInRange(instant.slice(0, 10)) ? instant : null;
+};

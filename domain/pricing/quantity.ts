@@ -1,3 +1,4 @@
+import { MAX_AMOUNT } from './amount-limits';
 import { SCALE } from './money';
 
 /** A quantity in ten-thousandths of a unit (usage can be fractional: '12.5' → 125000n). */
@@ -7,3 +8,35 @@ export const units = (count: number | bigint): Quantity => BigInt(count) * SCALE
 
 /** A usage line's `units`: its quantity rounded up to a whole unit. */
 export const roundUp = (quantity: Quantity): bigint => (quantity <= 0n ? 0n : (quantity + SCALE - 1n) / SCALE);
+
+const QUANTITY = /^(\d+)(?:\.(\d{1,4}))?$/;
+
+/** The largest quantity one event may report, as the largest amount (999,999,999,999.9999), so what it bills stays in the money format. */
+export const MAX_QUANTITY: Quantity = MAX_AMOUNT;
+
+const parseQuantityText = (text: string): Quantity | null => {
+  const match = QUANTITY.exec(text);
+  if (!match) return null;
+  const quantity = BigInt(match[1]!) * SCALE + BigInt((match[2] ?? '').padEnd(4, '0'));
+  return quantity <= MAX_QUANTITY ? quantity : null;
+};
+
+/**
+ * A reported quantity: a decimal string or a JSON number, from zero to MAX_QUANTITY, with at most 4
+ * decimal places, as exact ten-thousandths; null for anything else (negative, another type, more
+ * places, too large). A number is read without arithmetic: `String` gives the shortest text that
+ * reads back as the same double ('0.1', not 0.1000000000000000055…); its exponent form only names
+ * fractions below 10⁻⁶ or integers from 10²¹, both refused.
+ */
+export const quantityOf = (value: unknown): Quantity | null => {
+  if (typeof value === 'string') return parseQuantityText(value);
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    const text = String(value);
+    return text.includes('e') ? null : parseQuantityText(text);
+  }
+  return null;
+};
+
+/** 125000n → '12.5000'. */
+export const formatQuantity = (quantity: Quantity): string =>
+  `${quantity / SCALE}.${(quantity % SCALE).toString().padStart(4, '0')}`;

@@ -69,6 +69,7 @@ describe('OpenAPI documents', () => {
         'Subscription',
         'Tier',
         'UnitChange',
+        'UsageEventBatch',
       ],
     );
     expect(Object.keys(adminDocument.components.schemas).sort()).toEqual(

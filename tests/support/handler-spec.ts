@@ -20,6 +20,7 @@ const lookupsOf = (given: Partial<Record<keyof Lookups, unknown>>): Lookups => (
   customerCount: () => Promise.resolve((given.customerCount as number | undefined) ?? 0),
   metersDefined: () => Promise.resolve((given.metersDefined as boolean | undefined) ?? false),
   customerWithContact: () => Promise.resolve((given.customerWithContact as string | null | undefined) ?? null),
+  usageEventSubscriptions: () => Promise.resolve((given.usageEventSubscriptions as ReadonlyMap<string, string> | undefined) ?? new Map()),
 });
 
 /**

@@ -1,0 +1,75 @@
+import { usageDecider, decideUsage } from '../../domain/usage/decider';
+import { usageStream } from '../../domain/usage/events';
+import { type SentUsage, type UsageOutcome, usageSubscriptionOf } from '../../domain/usage/rules';
+import type { CommandDeps } from '../deps';
+import { handleDecision } from '../handle';
+import type { Lookups } from '../lookups';
+import { type Caller, eventMetadata, type OrganisationRef } from '../metadata';
+import { latestPosition } from '../positions';
+import { subscriptionCommand } from '../subscription/subscription-command';
+import { usageStatesOf } from './usage-states';
+
+/** One event of a request, with the subscription it names. */
+export type UsageRequestEvent = SentUsage & Readonly<{ subscription: string }>;
+
+export type RecordedBatch = Readonly<{ outcomes: UsageOutcome[]; position: bigint }>;
+
+/** The request's events grouped by the subscription they name, in the order each subscription first appears. */
+const bySubscription = (events: readonly UsageRequestEvent[]): Map<string, number[]> => {
+  const groups = new Map<string, number[]>();
+  events.forEach((event, index) => {
+    const group = groups.get(event.subscription);
+    if (group) group.push(index);
+    else groups.set(event.subscription, [index]);
+  });
+  return groups;
+};
+
+/**
+ * `POST /v1/usage_events`: for each subscription named, load its facts and its usage stream, decide
+ * every event, and append the accepted ones in one append with the expected revision (a concurrent
+ * request conflicts and is decided again). Every append has committed when this returns. The usage
+ * state is kept folded between requests (`UsageStates`), so a batch reads only what is new.
+ *
+ * An event id is unique per organisation: within a subscription the stream decides exactly; across
+ * subscriptions, ids stored earlier come from the `Lookups` port, and ids stored by this request on
+ * a subscription decided before it are added here.
+ */
+export const recordUsage = async (
+  deps: CommandDeps & Readonly<{ lookups: Lookups }>,
+  caller: Caller,
+  organisation: OrganisationRef,
+  events: readonly UsageRequestEvent[],
+): Promise<RecordedBatch> => {
+  const now = deps.clocks.forOrganisation(organisation.id).now().toISOString();
+  const known = new Map(await deps.lookups.usageEventSubscriptions(organisation.id, [...new Set(events.map((e) => e.eventId))]));
+  const outcomes: UsageOutcome[] = new Array<UsageOutcome>(events.length);
+  const metadata = eventMetadata(caller, organisation, deps.clocks);
+  let position = 0n;
+  for (const [subscriptionId, indexes] of bySubscription(events)) {
+    const sent = indexes.map((i) => events[i]!);
+    const storedElsewhere = new Set(sent.filter((e) => (known.get(e.eventId) ?? subscriptionId) !== subscriptionId).map((e) => e.eventId));
+    const subscription = usageSubscriptionOf((await subscriptionCommand.load(deps.store, subscriptionId)).state, organisation.id);
+    const streamId = usageStream(subscriptionId);
+    const handled = await usageStatesOf(deps.store).exclusive(streamId, (source) =>
+      handleDecision(
+        deps.store,
+        streamId,
+        usageDecider,
+        (state) => {
+          const decision = decideUsage({ type: 'RecordUsage', organisationId: organisation.id, subscriptionId, subscription, now, events: sent, storedElsewhere }, state);
+          return { events: decision.events, result: decision.outcomes };
+        },
+        metadata,
+        undefined,
+        source,
+      ),
+    );
+    handled.result.forEach((outcome, k) => {
+      outcomes[indexes[k]!] = outcome;
+      if (outcome.status !== 'rejected' && !known.has(sent[k]!.eventId)) known.set(sent[k]!.eventId, subscriptionId);
+    });
+    position = latestPosition(position, handled.position);
+  }
+  return { outcomes, position };
+};

@@ -1,0 +1,61 @@
+import { usageDecider, type UsageState } from '../../domain/usage/decider';
+import type { EventStore } from '../../infra/event-store/port';
+import { type Loaded, loadState, type StateSource } from '../handle';
+
+/** Streams kept folded per process; the least recently used is dropped past this (and folded again when next needed). */
+const KEPT_STREAMS = 1000;
+
+/**
+ * The usage streams this process has folded, kept between requests so a request reads only the
+ * events appended since: a subscription's stream holds every event id it ever stored, and folding
+ * it whole for each batch would grow with its lifetime. One request at a time per stream in this
+ * process (the state is extended in place, so only its holder may touch it); writers in other
+ * processes are caught by the expected revision, and their events read on the next load.
+ */
+export class UsageStates {
+  private readonly kept = new Map<string, Loaded<UsageState>>();
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly store: EventStore) {}
+
+  /** Runs `work` alone for this stream in this process, with a source that folds only what is new. */
+  exclusive<T>(streamId: string, work: (source: StateSource<UsageState>) => Promise<T>): Promise<T> {
+    const source: StateSource<UsageState> = {
+      load: async () => {
+        const loaded = await loadState(this.store, streamId, usageDecider, this.kept.get(streamId));
+        this.keep(streamId, loaded);
+        return loaded;
+      },
+      committed: (loaded) => this.keep(streamId, loaded),
+    };
+    const previous = this.queues.get(streamId) ?? Promise.resolve();
+    const run = previous.then(
+      () => work(source),
+      () => work(source),
+    );
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(streamId, settled);
+    void settled.then(() => {
+      if (this.queues.get(streamId) === settled) this.queues.delete(streamId);
+    });
+    return run;
+  }
+
+  private keep(streamId: string, loaded: Loaded<UsageState>): void {
+    this.kept.delete(streamId);
+    this.kept.set(streamId, loaded);
+    if (this.kept.size > KEPT_STREAMS) this.kept.delete(this.kept.keys().next().value!);
+  }
+}
+
+const byStore = new WeakMap<EventStore, UsageStates>();
+
+/** The one set of kept usage states for a log (each test's fresh log gets its own). */
+export const usageStatesOf = (store: EventStore): UsageStates => {
+  let states = byStore.get(store);
+  if (!states) byStore.set(store, (states = new UsageStates(store)));
+  return states;
+};

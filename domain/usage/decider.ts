@@ -1,0 +1,77 @@
+import { compareDates } from '../pricing/calendar';
+import type { Decider } from '../shared/decider';
+import type { RecordedUsage, UsageEvent } from './events';
+import { checkNewUsage, rejected, type SentUsage, sentDetails, storedDetails, type UsageOutcome, type UsageSubscription, usageCalendar } from './rules';
+
+/**
+ * A subscription's usage: the details of every event id it ever stored (de-duplication lasts as long
+ * as the subscription, not a time window) and how far its usage is billed.
+ *
+ * `evolve` extends `seen` in place: a state belongs to the one fold that built it, and copying a
+ * lifetime of ids for every event would make loading quadratic. Fold from `initialState()`.
+ */
+export type UsageState = Readonly<{
+  seen: Map<string, string>;
+  /** End (exclusive) of the last usage period billed; null before any. */
+  billedThrough: string | null;
+}>;
+
+export type RecordUsage = Readonly<{
+  type: 'RecordUsage';
+  organisationId: string;
+  subscriptionId: string;
+  /** The subscription's facts; null when none exists or it is another organisation's. */
+  subscription: UsageSubscription | null;
+  /** The organisation's clock: the timestamp of an event sent without one. */
+  now: string;
+  events: readonly SentUsage[];
+  /** Ids of these events the organisation already stored on another subscription (an eventually consistent lookup). */
+  storedElsewhere: ReadonlySet<string>;
+}>;
+
+export type UsageDecision = Readonly<{ outcomes: UsageOutcome[]; events: UsageEvent[] }>;
+
+/**
+ * One outcome per event, in order, and the one event storing the accepted ones. An id already
+ * stored (or accepted earlier in the request) is a duplicate when its details are the same and a
+ * conflict when not; a rejected event is not stored, so a corrected resend is judged afresh.
+ */
+export const decideUsage = (command: RecordUsage, state: UsageState): UsageDecision => {
+  const accepted = new Map<string, RecordedUsage>();
+  const calendar = command.subscription && usageCalendar(command.subscription);
+  const outcomes = command.events.map((event): UsageOutcome => {
+    const stored = accepted.get(event.eventId);
+    const known = state.seen.get(event.eventId) ?? (stored ? storedDetails(stored) : undefined);
+    if (known !== undefined) return known === sentDetails(event) ? { status: 'duplicate' } : rejected('event_id_conflict');
+    if (command.storedElsewhere.has(event.eventId)) return rejected('event_id_conflict');
+    const checked = checkNewUsage(command.subscription, state.billedThrough, event, command.now, calendar);
+    if (typeof checked === 'string') return rejected(checked);
+    accepted.set(event.eventId, checked);
+    return { status: 'created' };
+  });
+  const events: UsageEvent[] =
+    accepted.size === 0
+      ? []
+      : [{ type: 'UsageRecorded', data: { subscriptionId: command.subscriptionId, organisationId: command.organisationId, events: [...accepted.values()] } }];
+  return { outcomes, events };
+};
+
+const evolve = (state: UsageState, event: UsageEvent): UsageState => {
+  switch (event.type) {
+    case 'UsageRecorded':
+      for (const usage of event.data.events) state.seen.set(usage.eventId, storedDetails(usage));
+      return state;
+    case 'UsagePeriodBilled':
+      return state.billedThrough !== null && compareDates(state.billedThrough, event.data.periodEnd) >= 0 ? state : { ...state, billedThrough: event.data.periodEnd };
+    default: {
+      const exhaustive: never = event;
+      return exhaustive;
+    }
+  }
+};
+
+export const usageDecider: Decider<UsageState, RecordUsage, UsageEvent> = {
+  initialState: () => ({ seen: new Map(), billedThrough: null }),
+  evolve,
+  decide: (command, state) => decideUsage(command, state).events,
+};

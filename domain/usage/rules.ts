@@ -1,0 +1,136 @@
+import type { Interval } from '../pricing/calendar';
+import { compareDates, dateIn, parseInstant, periodContaining } from '../pricing/calendar';
+import { formatQuantity, quantityOf } from '../pricing/quantity';
+import type { LiveStatus, SubscriptionState } from '../subscription/lifecycle';
+import type { RecordedUsage } from './events';
+
+/** The decisions page's rejection codes of a usage event, each with the sentence a person reads. */
+export const USAGE_REJECTIONS = {
+  subscription_not_found: 'No subscription with that id.',
+  meter_not_on_plan: 'The subscription’s plan does not bill that meter.',
+  invalid_quantity: 'quantity must be a decimal string or number from 0 to 999999999999.9999 with at most 4 decimal places.',
+  invalid_timestamp: 'timestamp must be an ISO 8601 date and time with its offset, such as 2026-03-15T10:00:00Z.',
+  timestamp_out_of_period: 'timestamp is before the subscription’s start, after its end date, or in a usage period already billed.',
+  subscription_not_billable: 'The subscription has ended or completed and its final usage is billed.',
+  event_id_conflict: 'An event with this event_id is already stored with different details.',
+} as const;
+export type UsageRejection = keyof typeof USAGE_REJECTIONS;
+
+export type UsageOutcome =
+  | Readonly<{ status: 'created' }>
+  | Readonly<{ status: 'duplicate' }>
+  | Readonly<{ status: 'rejected'; code: UsageRejection }>;
+
+export const rejected = (code: UsageRejection): UsageOutcome => ({ status: 'rejected', code });
+
+/** One event as the client sent it; `timestamp` undefined when it sent none. Values are checked here, not at the edge. */
+export type SentUsage = Readonly<{ eventId: string; meterCode: string; quantity: unknown; timestamp: unknown }>;
+
+/** What the rules read of a subscription, from its own stream. */
+export type UsageSubscription = Readonly<{
+  subscriptionId: string;
+  organisationId: string;
+  status: LiveStatus;
+  startDate: string;
+  endDate: string | null;
+  interval: Interval;
+  timezone: string;
+  meters: readonly Readonly<{ meterId: string; meterCode: string }>[];
+}>;
+
+/** The facts the usage rules read of a loaded subscription; null when none exists or it is another organisation's. */
+export const usageSubscriptionOf = (state: SubscriptionState, organisationId: string): UsageSubscription | null => {
+  if (state.status === 'none' || state.subscription.organisationId !== organisationId) return null;
+  const { subscription, life } = state;
+  return {
+    subscriptionId: subscription.subscriptionId,
+    organisationId: subscription.organisationId,
+    status: state.status,
+    startDate: subscription.startDate,
+    endDate: life.endDate,
+    interval: subscription.interval,
+    timezone: subscription.timezone,
+    meters: subscription.meters.map((m) => ({ meterId: m.meterId, meterCode: m.meterCode })),
+  };
+};
+
+/**
+ * What makes two sends of one event_id the same event: meter, exact quantity and the timestamp as
+ * sent (none sent is its own value, so a retry without one is a duplicate whatever the clock says).
+ * The subscription is the stream's, or compared by the batch.
+ */
+export const sentDetails = (event: SentUsage): string => {
+  const quantity = quantityOf(event.quantity);
+  const instant = typeof event.timestamp === 'string' ? parseInstant(event.timestamp) : null;
+  const timestamp = event.timestamp === undefined ? '' : (instant ?? `raw:${JSON.stringify(event.timestamp)}`);
+  return [event.meterCode, quantity === null ? `raw:${JSON.stringify(event.quantity)}` : formatQuantity(quantity), timestamp].join('\u0000');
+};
+
+export const storedDetails = (event: RecordedUsage): string =>
+  [event.meterCode, event.quantity, event.timestampSent ? event.timestamp : ''].join('\u0000');
+
+/**
+ * The local date and billing period of a subscription's instants, remembered for one decision: a
+ * batch's events mostly share a day, and the calendar maths is most of a decision's cost. Offsets
+ * are whole quarter hours, so instants in one UTC quarter hour share their local date.
+ */
+export type UsageCalendar = Readonly<{ dateOf(instant: string): string; periodOf(date: string): Readonly<{ start: string; end: string }> }>;
+
+export const usageCalendar = (subscription: UsageSubscription): UsageCalendar => {
+  const dates = new Map<string, string>();
+  const periods = new Map<string, Readonly<{ start: string; end: string }>>();
+  const quarterHour = (instant: string) => `${instant.slice(0, 14)}${String(Math.floor(Number(instant.slice(14, 16)) / 15))}`;
+  return {
+    dateOf: (instant) => {
+      const key = quarterHour(instant);
+      let date = dates.get(key);
+      if (date === undefined) dates.set(key, (date = dateIn(instant, subscription.timezone)));
+      return date;
+    },
+    periodOf: (date) => {
+      let period = periods.get(date);
+      if (period === undefined) periods.set(date, (period = periodContaining(subscription.startDate, subscription.interval, date)));
+      return period;
+    },
+  };
+};
+
+/**
+ * The rules a new event meets, in this order: the subscription exists (and is the caller's), it is
+ * billable, its plan bills the meter, the quantity, the timestamp, and the period it falls in is open.
+ * Returns the event to store, or the first rule it breaks.
+ */
+export const checkNewUsage = (
+  subscription: UsageSubscription | null,
+  billedThrough: string | null,
+  event: SentUsage,
+  now: string,
+  calendar: UsageCalendar | null = subscription && usageCalendar(subscription),
+): RecordedUsage | UsageRejection => {
+  if (subscription === null || calendar === null) return 'subscription_not_found';
+  const ended = subscription.status === 'ended' || subscription.status === 'complete';
+  if (ended && billedThrough !== null && (subscription.endDate === null || compareDates(billedThrough, subscription.endDate) >= 0)) {
+    return 'subscription_not_billable';
+  }
+  const meter = subscription.meters.find((m) => m.meterCode === event.meterCode);
+  if (!meter) return 'meter_not_on_plan';
+  const quantity = quantityOf(event.quantity);
+  if (quantity === null) return 'invalid_quantity';
+  const timestamp = event.timestamp === undefined ? now : typeof event.timestamp === 'string' ? parseInstant(event.timestamp) : null;
+  if (timestamp === null) return 'invalid_timestamp';
+  const date = calendar.dateOf(timestamp);
+  const afterEnd = subscription.endDate !== null && compareDates(date, subscription.endDate) > 0;
+  const billed = billedThrough !== null && compareDates(date, billedThrough) < 0;
+  if (compareDates(date, subscription.startDate) < 0 || afterEnd || billed) return 'timestamp_out_of_period';
+  const period = calendar.periodOf(date);
+  return {
+    eventId: event.eventId,
+    meterId: meter.meterId,
+    meterCode: meter.meterCode,
+    quantity: formatQuantity(quantity),
+    timestamp,
+    timestampSent: event.timestamp !== undefined,
+    periodStart: period.start,
+    periodEnd: period.end,
+  };
+};

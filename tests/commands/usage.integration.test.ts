@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { recordUsage, type UsageRequestEvent } from '../../commands/usage/record-usage';
+import { subscriptionStream } from '../../domain/subscription/events';
+import { usageStream } from '../../domain/usage/events';
+import { fixedClock } from '../../infra/clock/clock';
+import { realClocks } from '../../infra/clock/clocks';
+import { SqliteEventStore } from '../../infra/event-store/sqlite';
+import { openDatabase } from '../../infra/sqlite/open-database';
+import { testMetadata } from '../support/events';
+import { handlerSpec, specCaller } from '../support/handler-spec';
+import { subscriptionCreatedData } from '../support/subscription-fixtures';
+
+const meters = [
+  { meterId: 'mtr_calls', meterCode: 'api_calls', name: 'API calls', model: 'per_unit' as const, price: '0.0015', includedUnits: 0, tiers: [], minimumUnits: 0, planMinimumUnits: 0 },
+];
+const created = (subscriptionId: string) => ({ type: 'SubscriptionCreated', data: subscriptionCreatedData({ subscriptionId, meters }) });
+const org = { id: 'org_1', livemode: true };
+const NOW = '2026-02-10T00:00:00.000Z';
+const usage = (eventId: string, subscription = 'sub_1', quantity = '1'): UsageRequestEvent => ({ eventId, subscription, meterCode: 'api_calls', quantity, timestamp: undefined });
+const stored = (eventId: string, quantity = '1.0000') => ({
+  eventId,
+  meterId: 'mtr_calls',
+  meterCode: 'api_calls',
+  quantity,
+  timestamp: NOW,
+  timestampSent: false,
+  periodStart: '2026-02-01',
+  periodEnd: '2026-03-01',
+});
+const recorded = (subscriptionId: string, ...events: ReturnType<typeof stored>[]) => ({ type: 'UsageRecorded', data: { subscriptionId, organisationId: 'org_1', events } });
+
+describe('recordUsage: given streams, when a request, then new events', () => {
+  const spec = handlerSpec({ now: NOW, lookups: { usageEventSubscriptions: new Map([['taken', 'sub_9']]) } });
+
+  it('appends one UsageRecorded per subscription named, holding its accepted events in the order sent', async () => {
+    await spec
+      .given({ [subscriptionStream('sub_1')]: [created('sub_1')], [subscriptionStream('sub_2')]: [created('sub_2')], [usageStream('sub_2')]: [recorded('sub_2', stored('old'))] })
+      .when((deps) => recordUsage(deps, specCaller, org, [usage('a', 'sub_1', '2'), usage('b', 'sub_2'), usage('old', 'sub_2'), usage('c', 'sub_1'), usage('taken', 'sub_1'), usage('x', 'sub_3')]))
+      .then({
+        [usageStream('sub_1')]: [recorded('sub_1', stored('a', '2.0000'), stored('c'))],
+        [usageStream('sub_2')]: [recorded('sub_2', stored('b'))],
+      });
+  });
+
+  it('stores one event_id once per organisation within a request: on the first subscription it names', async () => {
+    await spec
+      .given({ [subscriptionStream('sub_1')]: [created('sub_1')], [subscriptionStream('sub_2')]: [created('sub_2')] })
+      .when(async (deps) => {
+        const { outcomes } = await recordUsage(deps, specCaller, org, [usage('a', 'sub_1'), usage('a', 'sub_2'), usage('b', 'sub_2')]);
+        expect(outcomes).toEqual([{ status: 'created' }, { status: 'rejected', code: 'event_id_conflict' }, { status: 'created' }]);
+      })
+      .then({ [usageStream('sub_1')]: [recorded('sub_1', stored('a'))], [usageStream('sub_2')]: [recorded('sub_2', stored('b'))] });
+  });
+
+  it('appends nothing when nothing is accepted', async () => {
+    await spec.given({ [subscriptionStream('sub_1')]: [created('sub_1')] }).when((deps) => recordUsage(deps, specCaller, org, [usage('taken'), usage('y', 'sub_1', '-1')])).then({});
+  });
+
+  it('counts each event exactly once when overlapping requests race on one subscription (conflicts are decided again)', async () => {
+    const store = new SqliteEventStore(openDatabase(':memory:'));
+    await store.append(subscriptionStream('sub_1'), [{ id: randomUUID(), type: 'SubscriptionCreated', version: 1, data: created('sub_1').data, metadata: testMetadata() }], 'no_stream');
+    const deps = { store, clocks: realClocks(fixedClock(new Date(NOW))), lookups: { usageEventSubscriptions: () => Promise.resolve(new Map<string, string>()) } as never };
+    const ids = Array.from({ length: 30 }, (_, i) => `e${i}`);
+    const requests = [ids.slice(0, 20), ids.slice(10, 30), ids.slice(5, 25), ids];
+    const answers = await Promise.all(requests.map((batch) => recordUsage(deps, specCaller, org, batch.map((id) => usage(id)))));
+    const storedIds = (await store.readStream(usageStream('sub_1'))).flatMap((e) => (e.data as { events: { eventId: string }[] }).events.map((u) => u.eventId));
+    expect(storedIds.sort()).toEqual([...ids].sort());
+    expect(answers.flatMap((a) => a.outcomes).filter((o) => o.status === 'created')).toHaveLength(30);
+    await store.close();
+  });
+
+  it('keeps the usage state between requests, reading only what another process appended since, and decides again after losing a race', async () => {
+    const store = new SqliteEventStore(openDatabase(':memory:'));
+    await store.append(subscriptionStream('sub_1'), [{ id: randomUUID(), type: 'SubscriptionCreated', version: 1, data: created('sub_1').data, metadata: testMetadata() }], 'no_stream');
+    const appendFromElsewhere = (eventId: string, quantity: string) =>
+      store.append(usageStream('sub_1'), [{ id: randomUUID(), type: 'UsageRecorded', version: 1, data: recorded('sub_1', stored(eventId, quantity)).data, metadata: testMetadata() }], 'any');
+    let raceOnNextAppend: (() => Promise<unknown>) | null = null;
+    const racing = new Proxy(store, {
+      get: (target, name) =>
+        name === 'append'
+          ? async (...args: Parameters<typeof store.append>) => {
+              const race = raceOnNextAppend;
+              raceOnNextAppend = null;
+              await race?.();
+              return target.append(...args);
+            }
+          : (Reflect.get(target, name) as unknown),
+    });
+    const deps = { store: racing, clocks: realClocks(fixedClock(new Date(NOW))), lookups: { usageEventSubscriptions: () => Promise.resolve(new Map<string, string>()) } as never };
+    const outcomes = async (events: UsageRequestEvent[]) => (await recordUsage(deps, specCaller, org, events)).outcomes.map((o) => (o.status === 'rejected' ? o.code : o.status));
+
+    expect(await outcomes([usage('a')])).toEqual(['created']);
+    // Another process stores b after this one kept the stream folded: the next load reads it.
+    await appendFromElsewhere('b', '5.0000');
+    expect(await outcomes([usage('b', 'sub_1', '5'), usage('a')])).toEqual(['duplicate', 'duplicate']);
+    // Another process stores c between this one's load and its append: the append conflicts, and the
+    // request is decided again on the state that includes c (and not on its own refused events).
+    raceOnNextAppend = () => appendFromElsewhere('c', '5.0000');
+    expect(await outcomes([usage('c', 'sub_1', '1'), usage('d')])).toEqual(['event_id_conflict', 'created']);
+    expect(await outcomes([usage('d'), usage('c', 'sub_1', '5')])).toEqual(['duplicate', 'duplicate']);
+    const storedIds = (await store.readStream(usageStream('sub_1'))).flatMap((e) => (e.data as { events: { eventId: string }[] }).events.map((u) => u.eventId));
+    expect(storedIds).toEqual(['a', 'b', 'c', 'd']);
+    await store.close();
+  });
+});

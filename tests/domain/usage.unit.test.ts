@@ -1,0 +1,244 @@
+import fc from 'fast-check';
+import { parseInstant } from '../../domain/pricing/calendar';
+import { formatQuantity, quantityOf } from '../../domain/pricing/quantity';
+import { decideUsage, type RecordUsage, usageDecider } from '../../domain/usage/decider';
+import type { RecordedUsage, UsageEvent } from '../../domain/usage/events';
+import { type SentUsage, type UsageOutcome, type UsageSubscription, usageCalendar, usageSubscriptionOf } from '../../domain/usage/rules';
+import { deciderSpec } from '../support/decider-spec';
+import { subscriptionCreatedData } from '../support/subscription-fixtures';
+
+/** sub_1 of org_1 in Sydney, monthly from 2026-02-01, billing the meters api_calls and storage_gb. */
+const subscription = (overrides: Partial<UsageSubscription> = {}): UsageSubscription => ({
+  subscriptionId: 'sub_1',
+  organisationId: 'org_1',
+  status: 'active',
+  startDate: '2026-02-01',
+  endDate: null,
+  interval: { unit: 'month', count: 1 },
+  timezone: 'Australia/Sydney',
+  meters: [
+    { meterId: 'mtr_calls', meterCode: 'api_calls' },
+    { meterId: 'mtr_gb', meterCode: 'storage_gb' },
+  ],
+  ...overrides,
+});
+
+const NOW = '2026-02-10T00:00:00.000Z';
+
+const sent = (eventId: string, overrides: Partial<SentUsage> = {}): SentUsage => ({ eventId, meterCode: 'api_calls', quantity: '1', timestamp: undefined, ...overrides });
+
+const command = (events: SentUsage[], overrides: Partial<RecordUsage> = {}): RecordUsage => ({
+  type: 'RecordUsage',
+  organisationId: 'org_1',
+  subscriptionId: 'sub_1',
+  subscription: subscription(),
+  now: NOW,
+  events,
+  storedElsewhere: new Set(),
+  ...overrides,
+});
+
+/** As stored: the first period in Sydney runs from 2026-02-01 to 2026-03-01. */
+const stored = (eventId: string, overrides: Partial<RecordedUsage> = {}): RecordedUsage => ({
+  eventId,
+  meterId: 'mtr_calls',
+  meterCode: 'api_calls',
+  quantity: '1.0000',
+  timestamp: NOW,
+  timestampSent: false,
+  periodStart: '2026-02-01',
+  periodEnd: '2026-03-01',
+  ...overrides,
+});
+
+const recorded = (...events: RecordedUsage[]): UsageEvent => ({ type: 'UsageRecorded', data: { subscriptionId: 'sub_1', organisationId: 'org_1', events } });
+const billed = (periodStart: string, periodEnd: string): UsageEvent => ({ type: 'UsagePeriodBilled', data: { subscriptionId: 'sub_1', periodStart, periodEnd, invoiceId: 'inv_usage' } });
+
+/** given(usage events) → when(command) → then(outcomes in order, events stored). */
+const given = (events: UsageEvent[]) => ({
+  when: (cmd: RecordUsage) => ({
+    then: (outcomes: UsageOutcome[], events_: UsageEvent[]) => {
+      const state = events.reduce(usageDecider.evolve, usageDecider.initialState());
+      expect(decideUsage(cmd, state)).toEqual({ outcomes, events: events_ });
+    },
+  }),
+});
+
+const created: UsageOutcome = { status: 'created' };
+const duplicate: UsageOutcome = { status: 'duplicate' };
+const rejected = (code: string) => ({ status: 'rejected', code }) as UsageOutcome;
+
+describe('usage rules', () => {
+  it('stores new events with their exact quantity and the billing period in the subscription’s timezone', () => {
+    // 2026-02-28T14:00Z is 1 March 01:00 in Sydney: the second period, 2026-03-01 to 2026-04-01.
+    given([])
+      .when(command([sent('e1', { quantity: '12.5' }), sent('e2', { meterCode: 'storage_gb', quantity: 0.25, timestamp: '2026-02-28T14:00:00Z' })]))
+      .then(
+        [created, created],
+        [
+          recorded(
+            stored('e1', { quantity: '12.5000' }),
+            stored('e2', { meterId: 'mtr_gb', meterCode: 'storage_gb', quantity: '0.2500', timestamp: '2026-02-28T14:00:00.000Z', timestampSent: true, periodStart: '2026-03-01', periodEnd: '2026-04-01' }),
+          ),
+        ],
+      );
+  });
+
+  it('stores nothing when every event is rejected or a duplicate', () => {
+    given([recorded(stored('e1'))]).when(command([sent('e1'), sent('e2', { quantity: -1 })])).then([duplicate, rejected('invalid_quantity')], []);
+  });
+
+  it.each([
+    ['subscription_not_found: no such subscription (or another organisation’s)', command([sent('e1')], { subscription: null })],
+    ['meter_not_on_plan', command([sent('e1', { meterCode: 'seats' })])],
+    ['invalid_quantity: more than 4 places', command([sent('e1', { quantity: '1.00001' })])],
+    ['invalid_quantity: negative', command([sent('e1', { quantity: '-1' })])],
+    ['invalid_quantity: another type', command([sent('e1', { quantity: true })])],
+    ['invalid_quantity: missing', command([sent('e1', { quantity: undefined })])],
+    ['invalid_quantity: a number with more than 4 places', command([sent('e1', { quantity: 0.00001 })])],
+    ['invalid_timestamp: not ISO 8601', command([sent('e1', { timestamp: '10/02/2026' })])],
+    ['invalid_timestamp: no offset', command([sent('e1', { timestamp: '2026-02-10T10:00:00' })])],
+    ['invalid_timestamp: no such date', command([sent('e1', { timestamp: '2026-02-30T10:00:00Z' })])],
+    ['invalid_timestamp: a number', command([sent('e1', { timestamp: 1767225600 })])],
+    // 2026-01-31T12:00Z is 31 January 23:00 in Sydney, the day before the start.
+    ['timestamp_out_of_period: before the start', command([sent('e1', { timestamp: '2026-01-31T12:00:00Z' })])],
+    ['timestamp_out_of_period: after the end date', command([sent('e1', { timestamp: '2026-02-20T00:00:00Z' })], { subscription: subscription({ endDate: '2026-02-15' }) })],
+    ['event_id_conflict: stored on another of the organisation’s subscriptions', command([sent('e1')], { storedElsewhere: new Set(['e1']) })],
+  ])('rejects %s', (label, cmd) => {
+    given([]).when(cmd).then([rejected(label.split(':')[0]!)], []);
+  });
+
+  it('checks the rules in order: subscription, billable, meter, quantity, timestamp, period', () => {
+    given([]).when(command([sent('e1', { meterCode: 'nope', quantity: 'x', timestamp: 'x' })], { subscription: null })).then([rejected('subscription_not_found')], []);
+    given([]).when(command([sent('e1', { meterCode: 'nope', quantity: 'x', timestamp: 'x' })])).then([rejected('meter_not_on_plan')], []);
+    given([]).when(command([sent('e1', { quantity: 'x', timestamp: 'x' })])).then([rejected('invalid_quantity')], []);
+  });
+
+  it('rejects usage in a period already billed: timestamp_out_of_period', () => {
+    // The first period (to 2026-03-01) is billed; 2026-03-01T00:00 in Sydney is still February in UTC.
+    given([billed('2026-02-01', '2026-03-01')])
+      .when(command([sent('e1', { timestamp: '2026-02-28T12:59:59Z' }), sent('e2', { timestamp: '2026-02-28T13:00:00Z' })], { now: '2026-03-05T00:00:00.000Z' }))
+      .then([rejected('timestamp_out_of_period'), created], [recorded(stored('e2', { timestamp: '2026-02-28T13:00:00.000Z', timestampSent: true, periodStart: '2026-03-01', periodEnd: '2026-04-01' }))]);
+  });
+
+  it('rejects everything once an ended or complete subscription’s final usage is billed: subscription_not_billable', () => {
+    const ended = subscription({ status: 'ended', endDate: '2026-02-15' });
+    given([]).when(command([sent('e1')], { subscription: ended })).then([created], [recorded(stored('e1'))]);
+    given([billed('2026-02-01', '2026-02-15')]).when(command([sent('e1')], { subscription: ended })).then([rejected('subscription_not_billable')], []);
+    given([billed('2026-02-01', '2026-02-15')])
+      .when(command([sent('e1')], { subscription: subscription({ status: 'complete', endDate: '2026-02-15' }) }))
+      .then([rejected('subscription_not_billable')], []);
+    // An active subscription with a billed period is billable.
+    given([billed('2026-01-01', '2026-02-01')]).when(command([sent('e1')])).then([created], [recorded(stored('e1'))]);
+  });
+
+  it('ignores an older billed period than the one already billed', () => {
+    const state = [billed('2026-02-01', '2026-03-01'), billed('2026-01-01', '2026-02-01')].reduce(usageDecider.evolve, usageDecider.initialState());
+    expect(state.billedThrough).toBe('2026-03-01');
+  });
+});
+
+describe('usage de-duplication', () => {
+  it('answers a resend with the same details as a duplicate, for as long as the subscription lives', () => {
+    const old = stored('e1', { quantity: '2.5000', timestamp: '2026-02-02T00:00:00.000Z', timestampSent: true });
+    // Quantity written another way ("2.50", 2.5) and the same instant in another offset are the same details.
+    given([recorded(old), billed('2026-02-01', '2026-03-01')])
+      .when(command([sent('e1', { quantity: 2.5, timestamp: '2026-02-02T11:00:00+11:00' }), sent('e1', { quantity: '2.50', timestamp: '2026-02-02T00:00:00Z' })], { now: '2027-01-01T00:00:00.000Z' }))
+      .then([duplicate, duplicate], []);
+  });
+
+  it('answers a resend without a timestamp as a duplicate whatever the clock says', () => {
+    given([recorded(stored('e1'))]).when(command([sent('e1')], { now: '2026-02-20T00:00:00.000Z' })).then([duplicate], []);
+  });
+
+  it.each([
+    ['another quantity', { quantity: '2' }],
+    ['another meter', { meterCode: 'storage_gb' }],
+    ['a timestamp where none was sent', { timestamp: NOW }],
+    ['an invalid quantity', { quantity: 'x' }],
+  ])('answers event_id_conflict for the same event_id with %s', (_label, overrides) => {
+    given([recorded(stored('e1'))]).when(command([sent('e1', overrides)])).then([rejected('event_id_conflict')], []);
+  });
+
+  it('judges a repeat inside one request against the first, and a corrected resend of a rejected event afresh', () => {
+    given([])
+      .when(command([sent('e1'), sent('e1'), sent('e1', { quantity: '3' }), sent('e2', { quantity: 'x' }), sent('e2', { quantity: '4' })]))
+      .then([created, duplicate, rejected('event_id_conflict'), rejected('invalid_quantity'), created], [recorded(stored('e1'), stored('e2', { quantity: '4.0000' }))]);
+  });
+
+  it('the decider states the same events as decideUsage', () => {
+    deciderSpec(usageDecider)([recorded(stored('e1'))])
+      .when(command([sent('e1'), sent('e2')]))
+      .then([recorded(stored('e2'))]);
+  });
+
+  it('counts each event exactly once in any interleaving of first sends, retries and duplicate batches (property)', () => {
+    const distinct = fc.uniqueArray(fc.record({ id: fc.string({ minLength: 1, maxLength: 6 }), quantity: fc.integer({ min: 0, max: 10_000_000 }) }), {
+      selector: (e) => e.id,
+      minLength: 1,
+      maxLength: 12,
+    });
+    fc.assert(
+      fc.property(
+        distinct.chain((events) =>
+          fc.tuple(fc.constant(events), fc.array(fc.array(fc.integer({ min: 0, max: events.length - 1 }), { minLength: 1, maxLength: 10 }), { minLength: 1, maxLength: 8 })),
+        ),
+        ([events, batches]) => {
+          const asSent = (i: number) => sent(events[i]!.id, { quantity: formatQuantity(BigInt(events[i]!.quantity)) });
+          let state = usageDecider.initialState();
+          const counted = new Map<string, bigint>();
+          for (const batch of batches) {
+            const decision = decideUsage(command(batch.map(asSent)), state);
+            state = decision.events.reduce(usageDecider.evolve, state);
+            for (const e of decision.events) if (e.type === 'UsageRecorded') for (const u of e.data.events) counted.set(u.eventId, (counted.get(u.eventId) ?? 0n) + quantityOf(u.quantity)!);
+            expect(decision.outcomes.every((o) => o.status !== 'rejected')).toBe(true);
+          }
+          const sentOnce = new Set(batches.flat());
+          expect([...counted.keys()].sort()).toEqual([...sentOnce].map((i) => events[i]!.id).sort());
+          for (const i of sentOnce) expect(counted.get(events[i]!.id)).toBe(BigInt(events[i]!.quantity));
+        },
+      ),
+    );
+  });
+});
+
+describe('usage facts', () => {
+  it('reads a subscription’s facts only for its own organisation', () => {
+    const state = { status: 'active' as const, subscription: subscriptionCreatedData(), life: { endDate: '2026-06-01' } } as unknown as Parameters<typeof usageSubscriptionOf>[0];
+    expect(usageSubscriptionOf(state, 'org_2')).toBeNull();
+    expect(usageSubscriptionOf({ status: 'none' }, 'org_1')).toBeNull();
+    expect(usageSubscriptionOf(state, 'org_1')).toMatchObject({ subscriptionId: 'sub_1', startDate: '2026-02-01', endDate: '2026-06-01', timezone: 'Australia/Sydney' });
+  });
+
+  it.each([
+    ['12.5', 125000n],
+    ['0', 0n],
+    ['007.0100', 70100n],
+    [0.1, 1000n],
+    [12.3456, 123456n],
+    ['999999999999.9999', 9_999_999_999_999_999n],
+    [999999999999, 9_999_999_999_990_000n],
+  ])('reads the quantity %p exactly', (value, expected) => {
+    expect(quantityOf(value)).toBe(expected);
+  });
+
+  it.each([['1.23456'], ['-1'], ['.5'], ['5.'], ['1e3'], [' 1'], [''], [-0.5], [1e-7], [Number.NaN], [Infinity], [null], [[1]], ['1000000000000'], [1e21]])('refuses the quantity %p', (value) => {
+    expect(quantityOf(value)).toBeNull();
+  });
+
+  it('remembers local dates by UTC quarter hour, which no offset splits (Kathmandu is +05:45)', () => {
+    const calendar = usageCalendar(subscription({ timezone: 'Asia/Kathmandu' }));
+    expect(calendar.dateOf('2026-02-09T18:00:00.000Z')).toBe('2026-02-09');
+    expect(calendar.dateOf('2026-02-09T18:14:59.999Z')).toBe('2026-02-09');
+    expect(calendar.dateOf('2026-02-09T18:15:00.000Z')).toBe('2026-02-10');
+    expect(calendar.periodOf('2026-02-10')).toEqual({ index: 0, start: '2026-02-01', end: '2026-03-01' });
+  });
+
+  it('reads ISO 8601 instants with an offset as UTC', () => {
+    expect(parseInstant('2026-03-15T10:00:00+01:00')).toBe('2026-03-15T09:00:00.000Z');
+    expect(parseInstant('2026-03-15T10:00Z')).toBe('2026-03-15T10:00:00.000Z');
+    expect(parseInstant('2026-03-15')).toBeNull();
+    expect(parseInstant('1969-12-31T23:59:59Z')).toBeNull();
+    expect(parseInstant('9999-12-31T23:59:59-01:00')).toBeNull();
+  });
+});

@@ -1,0 +1,51 @@
+import { USAGE_EVENT_IDS, USAGE_PERIODS, usageProjection } from '../../projections/usage';
+import { projectionSpec } from '../support/projection-spec';
+
+const spec = projectionSpec(usageProjection);
+const usage = (eventId: string, quantity: string, meter = 'calls', periodStart = '2026-02-01', periodEnd = '2026-03-01') => ({
+  eventId,
+  meterId: `mtr_${meter}`,
+  meterCode: meter,
+  quantity,
+  timestamp: '2026-02-10T00:00:00.000Z',
+  timestampSent: false,
+  periodStart,
+  periodEnd,
+});
+const recorded = (subscriptionId: string, ...events: ReturnType<typeof usage>[]) => ({ type: 'UsageRecorded', data: { subscriptionId, organisationId: 'org_1', events } });
+const period = (subscription: string, meter: string, periodStart: string, periodEnd: string, quantity: string, events: number) => ({
+  id: `${subscription}:mtr_${meter}:${periodStart}`,
+  subscription,
+  meter: `mtr_${meter}`,
+  meter_code: meter,
+  period_start: periodStart,
+  period_end: periodEnd,
+  quantity,
+  events,
+  _organisation: 'org_1',
+});
+
+describe('usage projection: given events, then documents', () => {
+  it('keeps one total per subscription, meter and period, summed exactly', async () => {
+    // calls in February: 12.5 + 0.0001 + 7 = 19.5001 over 3 events; 3 in March; storage 0.25 in February.
+    await spec
+      .given([
+        recorded('sub_1', usage('a', '12.5000'), usage('b', '0.0001'), usage('c', '0.2500', 'storage')),
+        recorded('sub_1', usage('d', '7.0000'), usage('e', '3.0000', 'calls', '2026-03-01', '2026-04-01')),
+        recorded('sub_2', usage('f', '1.0000')),
+      ])
+      .then(USAGE_PERIODS, [
+        period('sub_1', 'calls', '2026-02-01', '2026-03-01', '19.5001', 3),
+        period('sub_1', 'calls', '2026-03-01', '2026-04-01', '3.0000', 1),
+        period('sub_1', 'storage', '2026-02-01', '2026-03-01', '0.2500', 1),
+        period('sub_2', 'calls', '2026-02-01', '2026-03-01', '1.0000', 1),
+      ]);
+  });
+
+  it('records which subscription holds each of the organisation’s event ids', async () => {
+    await spec.given([recorded('sub_1', usage('a:1', '1.0000')), recorded('sub_2', usage('b', '1.0000'))]).then(USAGE_EVENT_IDS, [
+      { id: 'org_1:a:1', subscription: 'sub_1', _organisation: 'org_1' },
+      { id: 'org_1:b', subscription: 'sub_2', _organisation: 'org_1' },
+    ]);
+  });
+});

@@ -4,6 +4,7 @@ import { accountingRoutes } from './admin/accounting';
 import { apiKeyRoutes } from './admin/api-keys';
 import { adminCustomerRoutes } from './admin/customers';
 import { catalogueRoutes as adminCatalogueRoutes } from './admin/catalogue';
+import { invoiceSyncRoutes } from './admin/invoice-sync';
 import { organisationRoutes } from './admin/organisations';
 import type { ApiDeps } from './deps';
 import { errorHandler, unknownEndpoint } from './middleware/error-handler';
@@ -66,6 +67,7 @@ export const createApp = (deps: ApiDeps): App => {
   adminCatalogueRoutes(admin, routes, deps);
   accountingRoutes(admin, routes, deps);
   adminCustomerRoutes(admin, routes, deps);
+  invoiceSyncRoutes(admin, routes, deps);
   app.use('/admin', adminAuth(deps.adminToken));
   app.use(admin);
 

@@ -6,7 +6,8 @@ import { type QuickStart, quickStart, quickStartBanner } from './quick-start';
 import type { Config } from '../infra/config';
 import type { Logger } from '../infra/logger';
 import { holdServiceLock } from '../infra/service-lock';
-import { apiDeps, openServices, type Services } from './services';
+import { startWorkers } from '../workers/workers';
+import { apiDeps, openServices, type Services, workerDeps } from './services';
 
 export type RunningService = Readonly<{
   url: string;
@@ -28,6 +29,7 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
   await services.projections.start();
   const demo = await quickStart(services);
   if (demo) await services.projections.waitFor(demo.position);
+  const workers = await startWorkers(workerDeps(services));
   const { app } = createApp(apiDeps(services, adminToken));
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(config.PORT, () => resolve(listening));
@@ -43,6 +45,7 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
     services,
     stop: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await workers.stop();
       await services.close();
       lock.release();
     },

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { ApiDeps } from '../api/deps';
 import type { Lookups } from '../commands/lookups';
+import type { WorkerDeps } from '../workers/deps';
 import { allProjections } from '../projections/all';
 import { readModelLookups } from '../projections/lookups';
 import { ProjectionRunner } from '../projections/runner';
@@ -14,6 +15,8 @@ import type { EventStore } from '../infra/event-store/port';
 import { SqliteEventStore } from '../infra/event-store/sqlite';
 import { SqliteIdempotencyStore } from '../infra/idempotency/sqlite';
 import type { IdempotencyStore } from '../infra/idempotency/port';
+import type { JobQueues } from '../infra/jobs/port';
+import { SqliteJobQueues } from '../infra/jobs/sqlite';
 import type { Logger } from '../infra/logger';
 import type { RateLimiter } from '../infra/rate-limit/port';
 import { SqliteRateLimiter } from '../infra/rate-limit/sqlite';
@@ -33,6 +36,8 @@ export type Services = Readonly<{
   projections: ProjectionRunner;
   rateLimiter: RateLimiter;
   idempotency: IdempotencyStore;
+  /** The workers' jobs: BullMQ on Redis with REDIS_URL, else the embedded queue in the SQLite file. */
+  queues: JobQueues;
   accounting: AccountingSystem;
   /** Where the accounting system answers (the in-process demonstration server unless ACCOUNTING_URL). */
   accountingUrl: string;
@@ -57,6 +62,9 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
   const idempotency: IdempotencyStore = redis
     ? new (await import('../infra/idempotency/redis')).RedisIdempotencyStore(redis)
     : new SqliteIdempotencyStore(db);
+  const queues: JobQueues = config.REDIS_URL
+    ? new (await import('../infra/jobs/bullmq')).BullMqJobQueues({ url: config.REDIS_URL })
+    : new SqliteJobQueues(db);
   // Without ACCOUNTING_URL the demonstration accounting system runs in-process, still over HTTP.
   const demoAccounting = config.ACCOUNTING_URL
     ? null
@@ -69,6 +77,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
       eventStore: config.EVENTSTORE_URL ? 'eventstoredb' : 'sqlite',
       readStore: config.MONGO_URL ? 'mongodb' : 'sqlite',
       locks: config.REDIS_URL ? 'redis' : 'sqlite',
+      jobs: queues.kind,
       accounting: config.ACCOUNTING_URL ?? 'in-process demonstration server',
       dataDir: config.DATA_DIR,
     },
@@ -85,10 +94,12 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     projections,
     rateLimiter,
     idempotency,
+    queues,
     accounting,
     accountingUrl,
     close: async () => {
       await projections.stop();
+      await queues.close();
       await demoAccounting?.close();
       await rateLimiter.close();
       await idempotency.close();
@@ -112,4 +123,14 @@ export const apiDeps = (services: Services, adminToken: string): ApiDeps => ({
   idempotency: services.idempotency,
   accounting: services.accounting,
   waitForProjections: (position) => services.projections.waitFor(position),
+});
+
+/** The workers' dependencies, taken from the process's services. */
+export const workerDeps = (services: Services): WorkerDeps => ({
+  store: services.store,
+  readStore: services.readStore,
+  clocks: services.clocks,
+  queues: services.queues,
+  accounting: services.accounting,
+  logger: services.logger.child({ component: 'workers' }),
 });

@@ -1,24 +1,48 @@
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
-import type { InvoiceEvent, InvoiceRaised, InvoiceSynced } from './events';
+import type { InvoiceEvent, InvoiceRaised, InvoiceStatusObserved, InvoiceSynced } from './events';
+
+/** What the accounting system last said of the invoice (at its push, then at each poll that saw a change). */
+export type Observed = Omit<InvoiceStatusObserved['data'], 'invoiceId' | 'updatedAt'> & { updatedAt: string | null };
 
 export type InvoiceState =
   | { status: 'none' }
-  | { status: 'raised'; invoice: InvoiceRaised['data']; sync: 'pending' | 'failed' | 'synced' };
+  | {
+      status: 'raised';
+      invoice: InvoiceRaised['data'];
+      sync: 'pending' | 'failed' | 'synced';
+      accountingInvoiceId: string | null;
+      observed: Observed | null;
+    };
 
 export type InvoiceCommand =
   | ({ type: 'RaiseInvoice' } & InvoiceRaised['data'])
   | ({ type: 'RecordInvoiceSynced' } & InvoiceSynced['data'])
-  | { type: 'RecordInvoiceSyncFailed'; invoiceId: string; error: string };
+  | { type: 'RecordInvoiceSyncFailed'; invoiceId: string; error: string }
+  | { type: 'RequestInvoiceSyncRetry'; invoiceId: string }
+  | ({ type: 'RecordInvoiceStatusObserved' } & InvoiceStatusObserved['data']);
+
+const sameObservation = (a: Observed, b: Omit<Observed, 'updatedAt'>): boolean =>
+  a.status === b.status && a.total === b.total && a.amountPaid === b.amountPaid && a.creditNoteAmount === b.creditNoteAmount && a.sent === b.sent;
 
 const evolve = (state: InvoiceState, event: InvoiceEvent): InvoiceState => {
   switch (event.type) {
     case 'InvoiceRaised':
-      return { status: 'raised', invoice: event.data, sync: 'pending' };
-    case 'InvoiceSynced':
-      return state.status === 'none' ? state : { ...state, sync: 'synced' };
+      return { status: 'raised', invoice: event.data, sync: 'pending', accountingInvoiceId: null, observed: null };
+    case 'InvoiceSynced': {
+      if (state.status === 'none') return state;
+      const { status, total, amountPaid, creditNoteAmount, sent } = event.data;
+      return { ...state, sync: 'synced', accountingInvoiceId: event.data.accountingInvoiceId, observed: { status, total, amountPaid, creditNoteAmount, sent, updatedAt: null } };
+    }
     case 'InvoiceSyncFailed':
       return state.status === 'none' ? state : { ...state, sync: 'failed' };
+    case 'InvoiceSyncRetryRequested':
+      return state.status === 'none' ? state : { ...state, sync: 'pending' };
+    case 'InvoiceStatusObserved': {
+      if (state.status === 'none') return state;
+      const { invoiceId: _id, ...observed } = event.data;
+      return { ...state, observed };
+    }
     default: {
       const exhaustive: never = event;
       return exhaustive;
@@ -44,6 +68,19 @@ const decide = (command: InvoiceCommand, state: InvoiceState): InvoiceEvent[] =>
       if (state.status === 'none') throw new DomainError('not_found', 'invoice_not_found', 'No such invoice.');
       if (state.sync === 'synced') return [];
       return [{ type: 'InvoiceSyncFailed', data: { invoiceId: command.invoiceId, error: command.error } }];
+    case 'RequestInvoiceSyncRetry':
+      if (state.status === 'none') throw new DomainError('not_found', 'invoice_not_found', 'No such invoice.');
+      if (state.sync !== 'failed') {
+        throw new DomainError('conflict', 'invoice_sync_not_failed', `Only an invoice the accounting system refused can be retried; this one is ${state.sync}.`);
+      }
+      return [{ type: 'InvoiceSyncRetryRequested', data: { invoiceId: command.invoiceId } }];
+    case 'RecordInvoiceStatusObserved': {
+      if (state.status === 'none') throw new DomainError('not_found', 'invoice_not_found', 'No such invoice.');
+      // A change seen once is recorded once: the same sighting again, or no change from what is known, adds nothing.
+      if (state.observed && (state.observed.updatedAt === command.updatedAt || sameObservation(state.observed, command))) return [];
+      const { type: _type, ...data } = command;
+      return [{ type: 'InvoiceStatusObserved', data }];
+    }
     default: {
       const exhaustive: never = command;
       return exhaustive;

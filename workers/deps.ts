@@ -1,0 +1,16 @@
+import type { Clocks } from '../infra/clock/clocks';
+import type { AccountingSystem } from '../infra/accounting/port';
+import type { EventStore } from '../infra/event-store/port';
+import type { JobQueues } from '../infra/jobs/port';
+import type { Logger } from '../infra/logger';
+import type { ReadStore } from '../infra/read-store/port';
+
+/** What the workers use: the log, the read side (checkpoints, endpoints), the queues and the accounting system. */
+export type WorkerDeps = Readonly<{
+  store: EventStore;
+  readStore: ReadStore;
+  clocks: Clocks;
+  queues: JobQueues;
+  accounting: AccountingSystem;
+  logger: Logger;
+}>;

@@ -29,7 +29,7 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
   await services.projections.start();
   const demo = await quickStart(services);
   if (demo) await services.projections.waitFor(demo.position);
-  const workers = await startWorkers(workerDeps(services));
+  const workers = await startWorkers(workerDeps(services), { poller: { intervalSeconds: config.ACCOUNTING_POLL_SECONDS } });
   const { app } = createApp(apiDeps(services, adminToken));
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(config.PORT, () => resolve(listening));

@@ -6,6 +6,7 @@ import { adminCustomerRoutes } from './admin/customers';
 import { catalogueRoutes as adminCatalogueRoutes } from './admin/catalogue';
 import { invoiceSyncRoutes } from './admin/invoice-sync';
 import { organisationRoutes } from './admin/organisations';
+import { webhookEndpointRoutes } from './admin/webhook-endpoints';
 import type { ApiDeps } from './deps';
 import { errorHandler, unknownEndpoint } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
@@ -68,6 +69,7 @@ export const createApp = (deps: ApiDeps): App => {
   accountingRoutes(admin, routes, deps);
   adminCustomerRoutes(admin, routes, deps);
   invoiceSyncRoutes(admin, routes, deps);
+  webhookEndpointRoutes(admin, routes, deps);
   app.use('/admin', adminAuth(deps.adminToken));
   app.use(admin);
 

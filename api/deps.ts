@@ -5,6 +5,7 @@ import type { IdempotencyStore } from '../infra/idempotency/port';
 import type { Logger } from '../infra/logger';
 import type { RateLimiter } from '../infra/rate-limit/port';
 import type { ReadStore } from '../infra/read-store/port';
+import type { Resolver } from '../infra/webhooks/resolver';
 
 /** What the HTTP layer needs: commands' dependencies, the read side, and read-your-writes. */
 export type ApiDeps = CommandDeps &
@@ -16,6 +17,10 @@ export type ApiDeps = CommandDeps &
     rateLimiter: RateLimiter;
     idempotency: IdempotencyStore;
     accounting: AccountingSystem;
+    /** Resolves webhook endpoint hosts, so the address rules see what DNS answers. */
+    resolveHost: Resolver;
+    /** WEBHOOK_ALLOW_LOOPBACK: http://127.0.0.1:<port> and http://localhost:<port> endpoints accepted. */
+    allowLoopback: boolean;
     /** Resolves once every read model includes the position (bounded wait). */
     waitForProjections: (position: bigint) => Promise<boolean>;
   }>;

@@ -10,4 +10,5 @@ export type Lookups = Readonly<{
   metersDefined(organisationId: string): Promise<boolean>;
   /** The customer already linked to an accounting contact, if any. */
   customerWithContact(organisationId: string, accountingContactId: string): Promise<string | null>;
+  webhookEndpointCount(organisationId: string): Promise<number>;
 }>;

@@ -7,6 +7,7 @@ import { organisationEventDefinitions } from './organisation/events';
 import { planEventDefinitions } from './plan/events';
 import type { EventDefinition } from './shared/event-definition';
 import { subscriptionEventDefinitions } from './subscription/events';
+import { webhookEndpointEventDefinitions } from './webhook/events';
 
 /** Every event type the log may hold, by type. */
 export const eventCatalogue: ReadonlyMap<string, EventDefinition> = new Map(
@@ -19,5 +20,6 @@ export const eventCatalogue: ReadonlyMap<string, EventDefinition> = new Map(
     ...chargeEventDefinitions,
     ...subscriptionEventDefinitions,
     ...invoiceEventDefinitions,
+    ...webhookEndpointEventDefinitions,
   ].map((definition) => [definition.type, definition]),
 );

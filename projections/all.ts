@@ -7,6 +7,7 @@ import { organisationsProjection } from './organisations';
 import { plansProjection } from './plans';
 import type { Projection } from './projection';
 import { subscriptionsProjection } from './subscriptions';
+import { webhookEndpointsProjection } from './webhook-endpoints';
 
 export const allProjections: readonly Projection[] = [
   organisationsProjection,
@@ -17,4 +18,5 @@ export const allProjections: readonly Projection[] = [
   chargesProjection,
   subscriptionsProjection,
   invoicesProjection,
+  webhookEndpointsProjection,
 ];

@@ -2,6 +2,7 @@ import type { ReadStore } from '../infra/read-store/port';
 import { CUSTOMERS } from './customers';
 import { METERS } from './meters';
 import { SUBSCRIPTIONS } from './subscriptions';
+import { WEBHOOK_ENDPOINTS } from './webhook-endpoints';
 
 /** The commands' `Lookups` port answered from these read models (eventually consistent by nature). */
 export const readModelLookups = (readStore: ReadStore) => {
@@ -18,5 +19,6 @@ export const readModelLookups = (readStore: ReadStore) => {
       ]);
       return owner?.id ?? null;
     },
+    webhookEndpointCount: (organisationId: string) => readStore.count(WEBHOOK_ENDPOINTS, [ofOrganisation(organisationId)]),
   };
 };

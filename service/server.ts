@@ -7,7 +7,7 @@ import type { Config } from '../infra/config';
 import type { Logger } from '../infra/logger';
 import { holdServiceLock } from '../infra/service-lock';
 import { startWorkers } from '../workers/workers';
-import { apiDeps, openServices, type Services, workerDeps } from './services';
+import { apiDeps, openServices, type Services, workerDeps, workerOptions } from './services';
 
 export type RunningService = Readonly<{
   url: string;
@@ -29,7 +29,10 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
   await services.projections.start();
   const demo = await quickStart(services);
   if (demo) await services.projections.waitFor(demo.position);
-  const workers = await startWorkers(workerDeps(services), { poller: { intervalSeconds: config.ACCOUNTING_POLL_SECONDS } });
+  if (config.WEBHOOK_ALLOW_LOOPBACK) {
+    logger.warn('WEBHOOK_ALLOW_LOOPBACK=true: webhook endpoints on http://127.0.0.1 and http://localhost are accepted and delivered to; never set it in production');
+  }
+  const workers = await startWorkers(workerDeps(services), workerOptions(services));
   const { app } = createApp(apiDeps(services, adminToken));
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(config.PORT, () => resolve(listening));

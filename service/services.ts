@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { ApiDeps } from '../api/deps';
 import type { Lookups } from '../commands/lookups';
 import type { WorkerDeps } from '../workers/deps';
+import type { WorkerOptions } from '../workers/workers';
 import { allProjections } from '../projections/all';
 import { readModelLookups } from '../projections/lookups';
 import { ProjectionRunner } from '../projections/runner';
@@ -23,6 +24,7 @@ import { SqliteRateLimiter } from '../infra/rate-limit/sqlite';
 import type { ReadStore } from '../infra/read-store/port';
 import { SqliteReadStore } from '../infra/read-store/sqlite';
 import { openDatabase, type SqliteDatabase } from '../infra/sqlite/open-database';
+import { type Resolver, systemResolver } from '../infra/webhooks/resolver';
 
 /** The ports wired for one process: each production URL switches one port, nothing else changes. */
 export type Services = Readonly<{
@@ -39,6 +41,8 @@ export type Services = Readonly<{
   /** The workers' jobs: BullMQ on Redis with REDIS_URL, else the embedded queue in the SQLite file. */
   queues: JobQueues;
   accounting: AccountingSystem;
+  /** DNS for webhook endpoint hosts (tests give their own answers). */
+  resolver: Resolver;
   /** Where the accounting system answers (the in-process demonstration server unless ACCOUNTING_URL). */
   accountingUrl: string;
   close(): Promise<void>;
@@ -46,7 +50,7 @@ export type Services = Readonly<{
 
 export const databaseFile = (dataDir: string): string => join(dataDir, 'billing.sqlite');
 
-export const openServices = async (config: Config, logger: Logger, wallClock?: Clock): Promise<Services> => {
+export const openServices = async (config: Config, logger: Logger, wallClock?: Clock, resolver: Resolver = systemResolver): Promise<Services> => {
   const db = openDatabase(databaseFile(config.DATA_DIR));
   // Production drivers load only when their URL is set.
   const store: EventStore = config.EVENTSTORE_URL
@@ -95,6 +99,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     rateLimiter,
     idempotency,
     queues,
+    resolver,
     accounting,
     accountingUrl,
     close: async () => {
@@ -122,6 +127,8 @@ export const apiDeps = (services: Services, adminToken: string): ApiDeps => ({
   rateLimiter: services.rateLimiter,
   idempotency: services.idempotency,
   accounting: services.accounting,
+  resolveHost: services.resolver,
+  allowLoopback: services.config.WEBHOOK_ALLOW_LOOPBACK,
   waitForProjections: (position) => services.projections.waitFor(position),
 });
 
@@ -133,4 +140,14 @@ export const workerDeps = (services: Services): WorkerDeps => ({
   queues: services.queues,
   accounting: services.accounting,
   logger: services.logger.child({ component: 'workers' }),
+});
+
+/** The workers' settings from the configuration: poll interval, webhook retry schedule, loopback endpoints. */
+export const workerOptions = (services: Services): WorkerOptions => ({
+  poller: { intervalSeconds: services.config.ACCOUNTING_POLL_SECONDS },
+  webhooks: {
+    resolver: services.resolver,
+    allowLoopback: services.config.WEBHOOK_ALLOW_LOOPBACK,
+    ...(services.config.WEBHOOK_RETRY_SCHEDULE ? { retryScheduleSeconds: services.config.WEBHOOK_RETRY_SCHEDULE } : {}),
+  },
 });

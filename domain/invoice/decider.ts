@@ -12,6 +12,7 @@ export type InvoiceState =
       invoice: InvoiceRaised['data'];
       sync: 'pending' | 'failed' | 'synced';
       accountingInvoiceId: string | null;
+      number: string | null;
       observed: Observed | null;
     };
 
@@ -28,11 +29,11 @@ const sameObservation = (a: Observed, b: Omit<Observed, 'updatedAt'>): boolean =
 const evolve = (state: InvoiceState, event: InvoiceEvent): InvoiceState => {
   switch (event.type) {
     case 'InvoiceRaised':
-      return { status: 'raised', invoice: event.data, sync: 'pending', accountingInvoiceId: null, observed: null };
+      return { status: 'raised', invoice: event.data, sync: 'pending', accountingInvoiceId: null, number: null, observed: null };
     case 'InvoiceSynced': {
       if (state.status === 'none') return state;
       const { status, total, amountPaid, creditNoteAmount, sent } = event.data;
-      return { ...state, sync: 'synced', accountingInvoiceId: event.data.accountingInvoiceId, observed: { status, total, amountPaid, creditNoteAmount, sent, updatedAt: null } };
+      return { ...state, sync: 'synced', accountingInvoiceId: event.data.accountingInvoiceId, number: event.data.number, observed: { status, total, amountPaid, creditNoteAmount, sent, updatedAt: null } };
     }
     case 'InvoiceSyncFailed':
       return state.status === 'none' ? state : { ...state, sync: 'failed' };

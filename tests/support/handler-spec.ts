@@ -20,6 +20,7 @@ const lookupsOf = (given: Partial<Record<keyof Lookups, unknown>>): Lookups => (
   customerCount: () => Promise.resolve((given.customerCount as number | undefined) ?? 0),
   metersDefined: () => Promise.resolve((given.metersDefined as boolean | undefined) ?? false),
   customerWithContact: () => Promise.resolve((given.customerWithContact as string | null | undefined) ?? null),
+  webhookEndpointCount: () => Promise.resolve((given.webhookEndpointCount as number | undefined) ?? 0),
 });
 
 /**

@@ -32,6 +32,11 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
   if (config.WEBHOOK_ALLOW_LOOPBACK) {
     logger.warn('WEBHOOK_ALLOW_LOOPBACK=true: webhook endpoints on http://127.0.0.1 and http://localhost are accepted and delivered to; never set it in production');
   }
+  // The data directory lock makes this the only process on the embedded queue: what a killed predecessor was running runs again now.
+  if (services.queues.kind === 'sqlite') {
+    const recovered = await services.queues.recoverAbandoned();
+    if (recovered > 0) logger.info({ jobs: recovered }, 'jobs left running by a stopped process queued again');
+  }
   const workers = await startWorkers(workerDeps(services), workerOptions(services));
   const { app } = createApp(apiDeps(services, adminToken));
   const server: Server = await new Promise((resolve) => {

@@ -44,6 +44,10 @@ export class BullMqJobQueues implements JobQueues {
     return queue;
   }
 
+  recoverAbandoned(): Promise<number> {
+    return Promise.resolve(0);
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.queues].map((queue) => queue.close()));
   }

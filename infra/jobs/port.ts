@@ -40,6 +40,12 @@ export type QueueOptions = Readonly<{
 export interface JobQueues {
   readonly kind: 'sqlite' | 'bullmq';
   queue<T>(name: string, policy: RetryPolicy): JobQueue<T>;
+  /**
+   * Called by a process that knows it is the only one on the queues (the embedded profile, under its
+   * data directory lock): jobs left running by a process that died run again now instead of after
+   * their lock lapses. BullMQ's stalled-job check does this on its own.
+   */
+  recoverAbandoned(): Promise<number>;
   close(): Promise<void>;
 }
 

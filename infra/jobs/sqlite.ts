@@ -52,6 +52,10 @@ export class SqliteJobQueues implements JobQueues {
     return queue;
   }
 
+  recoverAbandoned(): Promise<number> {
+    return settle(() => this.db.prepare(`UPDATE jobs SET status = 'waiting', locked_until = 0 WHERE status = 'active'`).run().changes);
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.queues].map((queue) => queue.close()));
   }

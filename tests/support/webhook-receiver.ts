@@ -29,12 +29,15 @@ export type Receiver = Readonly<{
   received: Received[];
   /** Answers the next requests to `path` with these statuses (then 200). */
   answer: (path: string, statuses: number[]) => void;
+  /** Holds the answers to the next `count` requests for `ms` (deliveries in flight). */
+  hold: (count: number, ms: number) => void;
   close: () => Promise<void>;
 }>;
 
 export const startReceiver = async (): Promise<Receiver> => {
   const received: Received[] = [];
   const planned = new Map<string, number[]>();
+  let held = { count: 0, ms: 0 };
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
@@ -42,8 +45,12 @@ export const startReceiver = async (): Promise<Receiver> => {
       const path = req.url ?? '/';
       received.push({ path, headers: req.headers, raw, body: JSON.parse(raw), at: Date.now() });
       const status = planned.get(path)?.shift() ?? 200;
-      res.writeHead(status, status >= 300 && status < 400 ? { Location: 'http://127.0.0.1:1/elsewhere' } : {});
-      res.end();
+      const wait = held.count > 0 ? held.ms : 0;
+      if (held.count > 0) held = { ...held, count: held.count - 1 };
+      setTimeout(() => {
+        res.writeHead(status, status >= 300 && status < 400 ? { Location: 'http://127.0.0.1:1/elsewhere' } : {});
+        res.end();
+      }, wait);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -52,6 +59,13 @@ export const startReceiver = async (): Promise<Receiver> => {
     url: (path = '/hook') => `http://127.0.0.1:${port}${path}`,
     received,
     answer: (path, statuses) => planned.set(path, [...statuses]),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    hold: (count, ms) => {
+      held = { count, ms };
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 };

@@ -7,6 +7,7 @@ import { catalogueRoutes as adminCatalogueRoutes } from './admin/catalogue';
 import { invoiceSyncRoutes } from './admin/invoice-sync';
 import { organisationRoutes } from './admin/organisations';
 import { webhookEndpointRoutes } from './admin/webhook-endpoints';
+import { workersRoutes } from './admin/workers';
 import type { ApiDeps } from './deps';
 import { errorHandler, unknownEndpoint } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
@@ -70,6 +71,7 @@ export const createApp = (deps: ApiDeps): App => {
   adminCustomerRoutes(admin, routes, deps);
   invoiceSyncRoutes(admin, routes, deps);
   webhookEndpointRoutes(admin, routes, deps);
+  workersRoutes(admin, routes, deps);
   app.use('/admin', adminAuth(deps.adminToken));
   app.use(admin);
 

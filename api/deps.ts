@@ -6,6 +6,7 @@ import type { Logger } from '../infra/logger';
 import type { RateLimiter } from '../infra/rate-limit/port';
 import type { ReadStore } from '../infra/read-store/port';
 import type { Resolver } from '../infra/webhooks/resolver';
+import type { WorkersStatus } from './schemas/workers';
 
 /** What the HTTP layer needs: commands' dependencies, the read side, and read-your-writes. */
 export type ApiDeps = CommandDeps &
@@ -21,6 +22,8 @@ export type ApiDeps = CommandDeps &
     resolveHost: Resolver;
     /** WEBHOOK_ALLOW_LOOPBACK: http://127.0.0.1:<port> and http://localhost:<port> endpoints accepted. */
     allowLoopback: boolean;
+    /** The workers of this process, for operators (null where none run). */
+    workersStatus: (() => Promise<WorkersStatus>) | null;
     /** Resolves once every read model includes the position (bounded wait). */
     waitForProjections: (position: bigint) => Promise<boolean>;
   }>;

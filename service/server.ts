@@ -38,7 +38,7 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
     if (recovered > 0) logger.info({ jobs: recovered }, 'jobs left running by a stopped process queued again');
   }
   const workers = await startWorkers(workerDeps(services), workerOptions(services));
-  const { app } = createApp(apiDeps(services, adminToken));
+  const { app } = createApp(apiDeps(services, adminToken, workers));
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(config.PORT, () => resolve(listening));
   });

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { ApiDeps } from '../api/deps';
 import type { Lookups } from '../commands/lookups';
 import type { WorkerDeps } from '../workers/deps';
-import type { WorkerOptions } from '../workers/workers';
+import type { WorkerOptions, Workers } from '../workers/workers';
 import { allProjections } from '../projections/all';
 import { readModelLookups } from '../projections/lookups';
 import { ProjectionRunner } from '../projections/runner';
@@ -117,7 +117,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
 };
 
 /** The HTTP layer's dependencies, taken from the process's services. */
-export const apiDeps = (services: Services, adminToken: string): ApiDeps => ({
+export const apiDeps = (services: Services, adminToken: string, workers: Workers | null = null): ApiDeps => ({
   store: services.store,
   clocks: services.clocks,
   readStore: services.readStore,
@@ -129,6 +129,7 @@ export const apiDeps = (services: Services, adminToken: string): ApiDeps => ({
   accounting: services.accounting,
   resolveHost: services.resolver,
   allowLoopback: services.config.WEBHOOK_ALLOW_LOOPBACK,
+  workersStatus: workers ? () => workers.status() : null,
   waitForProjections: (position) => services.projections.waitFor(position),
 });
 

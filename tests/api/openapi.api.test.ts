@@ -57,7 +57,7 @@ describe('OpenAPI documents', () => {
       ['Charge', 'CreatedSubscription', 'Customer', 'Error', 'Invoice', 'InvoiceLine', 'Plan', 'PlanMeter', 'PublicOrganisation', 'Subscription', 'Tier'],
     );
     expect(Object.keys(adminDocument.components.schemas).sort()).toEqual(
-      ['AccountingConnection', 'ApiKey', 'Charge', 'CreatedApiKey', 'Customer', 'Error', 'Invoice', 'InvoiceLine', 'Meter', 'Organisation', 'Plan', 'PlanMeter', 'Tier', 'WebhookDelivery', 'WebhookEndpoint', 'WebhookEndpointWithSecret'],
+      ['AccountingConnection', 'ApiKey', 'Charge', 'CreatedApiKey', 'Customer', 'Error', 'Invoice', 'InvoiceLine', 'Meter', 'Organisation', 'Plan', 'PlanMeter', 'Tier', 'WebhookDelivery', 'WebhookEndpoint', 'WebhookEndpointWithSecret', 'WorkersStatus'],
     );
     const internal = JSON.stringify([publicDocument.components, adminDocument.components]).match(/"_\w+"/g);
     expect(internal).toBeNull();

@@ -37,7 +37,7 @@ export const startTestService = async (
   await services.projections.start();
   // The workers run only where a test asks for them (with its shortened waits).
   const workers = options.workers ? await startWorkers(workerDeps(services), { ...workerOptions(services), ...options.workers }) : null;
-  const { app, routes } = createApp(apiDeps(services, ADMIN_TOKEN));
+  const { app, routes } = createApp(apiDeps(services, ADMIN_TOKEN, workers));
   return {
     app: checkedApp(app, routes),
     routes,

@@ -49,6 +49,26 @@ describe('accounting sync worker: transient pushes retried, refusals kept until 
     expect(await ledgerInvoices()).toHaveLength(before + 1);
   });
 
+  it('shows operators the queues, how far each worker has followed the log, and the poller', async () => {
+    const status = await until('the outboxes have caught up', async () => {
+      const body = (await request(service.app).get('/admin/v1/workers').set(service.admin)).body;
+      return body.followers?.every((f: { lag: number }) => f.lag === 0) && body;
+    });
+    expect(status).toMatchObject({
+      object: 'workers',
+      queue_backend: 'sqlite',
+      queues: [
+        { name: 'accounting-push', failed: 0, failed_jobs: [] },
+        { name: 'webhook-delivery', failed: 0, failed_jobs: [] },
+      ],
+      followers: [
+        { name: 'accounting-sync', lag: 0 },
+        { name: 'webhooks', lag: 0 },
+      ],
+      poller: { interval_seconds: 60, last_poll_at: expect.any(String), last_error: null },
+    });
+  });
+
   it('keeps a refused invoice failed until an operator retries it, then pushes it', async () => {
     await accountingControl(service, '/faults', { kind: 'refuse', pathPrefix: `/tenants/${setup.tenantId}/invoices`, method: 'POST', count: 1, status: 400, code: 'validation_failed', message: 'Account 200 is archived' });
     const created = await post();
@@ -87,6 +107,7 @@ describe('accounting sync outbox: a crash between the append and the push loses 
     await accountingControl(first, '/faults', { kind: '5xx', pathPrefix: `/tenants/${setup.tenantId}/invoices`, method: 'POST', count: 4 });
     const created = await request(first.app).post('/v1/subscriptions').set(setup.auth).set('Idempotency-Key', 'died').send({ customer_code: 'C1', plan_code: 'flat' });
     expect(created.body.invoice.accounting.sync_status).toBe('pending');
+    expectError(await request(first.app).get('/admin/v1/workers').set(first.admin), 409, 'conflict', 'workers_not_running');
     await first.close();
 
     const second = await startTestService(dataDir, { workers });

@@ -13,10 +13,12 @@ import { errorHandler, unknownEndpoint } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
 import { openApiDocument } from './openapi';
-import { authenticate } from './public/authenticate';
+import { authenticate, uncountedRateLimitHeaders } from './public/authenticate';
 import { catalogueRoutes } from './public/catalogue';
 import { customerRoutes } from './public/customers';
 import { organisationRoute } from './public/organisation';
+import { creditNoteRoutes } from './public/credit-notes';
+import { lifecycleRoutes } from './public/lifecycle';
 import { subscriptionRoutes } from './public/subscriptions';
 import { type RouteRegistry, route } from './route';
 
@@ -55,8 +57,10 @@ export const createApp = (deps: ApiDeps): App => {
   app.set('query parser', 'simple');
   const routes: RouteRegistry = [];
 
+  // Nothing reads a body before its caller is known: the key (or the admin token) is checked and
+  // counted first, so a caller without one cannot make the service parse anything.
   app.use(requestId());
-  app.use(jsonBody());
+  app.use(uncountedRateLimitHeaders(deps.rateLimiter.limit));
 
   const open = express.Router();
   describeDocument(open, routes, '/v1', 'Subscription Billing Service API');
@@ -73,6 +77,7 @@ export const createApp = (deps: ApiDeps): App => {
   webhookEndpointRoutes(admin, routes, deps);
   workersRoutes(admin, routes, deps);
   app.use('/admin', adminAuth(deps.adminToken));
+  app.use('/admin', jsonBody());
   app.use(admin);
 
   const v1 = express.Router();
@@ -80,6 +85,9 @@ export const createApp = (deps: ApiDeps): App => {
   catalogueRoutes(v1, routes, deps);
   customerRoutes(v1, routes, deps);
   subscriptionRoutes(v1, routes, deps);
+  lifecycleRoutes(v1, routes, deps);
+  creditNoteRoutes(v1, routes, deps);
+  // Each /v1 route reads its body once the key's scope is checked (`publicRoute`).
   app.use('/v1', authenticate(deps));
   app.use(v1);
 

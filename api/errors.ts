@@ -26,6 +26,8 @@ export class ApiError extends Error {
 export const invalidParameter = (param: string | undefined, message: string): ApiError =>
   new ApiError(422, 'invalid_request_error', 'invalid_parameter', message, param);
 
+export const invalidJson = (message: string): ApiError => new ApiError(400, 'invalid_request_error', 'invalid_json', message);
+
 export const notFound = (code: string, message: string, param?: string): ApiError =>
   new ApiError(404, 'not_found', code, message, param);
 

@@ -4,7 +4,13 @@ import type { Condition, Doc, ReadStore } from '../infra/read-store/port';
 /** `limit` and `starting_after`, shared by every list endpoint, plus the endpoint's own filters. */
 export const listQuery = <Shape extends z.ZodRawShape>(filters: Shape) =>
   z.strictObject({
-    limit: z.coerce.number().int().min(1).max(100).default(25).describe('1 to 100; default 25'),
+    limit: z
+      .string()
+      .regex(/^[1-9]\d{0,2}$/, 'must be a whole number from 1 to 100 in decimal digits')
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(100))
+      .default(25)
+      .describe('1 to 100 in decimal digits (no sign, exponent, fraction or leading zero); default 25'),
     starting_after: z.string().min(1).optional().describe('Id of the last object of the previous page'),
     ...filters,
   });
@@ -46,7 +52,8 @@ export const listPage = async (
   caseInsensitive: readonly string[] = [],
 ) => {
   const { limit, starting_after: startingAfter, ...filters } = query;
-  const where: Condition[] = [{ field: '_organisation', eq: organisationId }];
+  const owner: Condition = { field: '_organisation', eq: organisationId };
+  const where: Condition[] = [owner];
   for (const [field, value] of Object.entries(filters)) {
     if (Array.isArray(value)) where.push({ field, in: value as string[] });
     else if (typeof value === 'string') where.push(caseInsensitive.includes(field) ? { field, ieq: value } : { field, eq: value });
@@ -55,7 +62,8 @@ export const listPage = async (
     where,
     orderBy: 'created',
     limit,
-    ...(startingAfter ? { startingAfter } : {}),
+    // The cursor is a position: any object of the organisation's list, whether or not it still meets the filters.
+    ...(startingAfter ? { startingAfter, cursorWhere: [owner] } : {}),
   });
   return { object: 'list' as const, data: page.data.map(publicView), has_more: page.hasMore };
 };

@@ -1,7 +1,8 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
+import { notFound } from './errors';
 import { settlementOf } from './middleware/settlement';
-import { bodyObject, parseOrThrow } from './validation';
+import { bodyObject, checkQueryString, parseOrThrow } from './validation';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -51,7 +52,14 @@ export const route = <S extends RouteSpec>(
   middleware: RequestHandler[] = [],
 ): void => {
   registry.push(spec);
-  router[spec.method](expressPath(spec.path), ...middleware, async (req: Request, res: Response) => {
+  const unknown = (req: Request) => notFound('unknown_endpoint', `${req.method} ${req.path} is not part of the API.`);
+  // The router would answer OPTIONS itself (200, a list of methods); no route declares it, so it is unknown.
+  router.options(expressPath(spec.path), (req, _res, next) => next(unknown(req)));
+  // The router matches without regard to case or a trailing slash; the API's paths are exactly as declared.
+  const exact = new RegExp(`^${spec.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`);
+  const exactPath: RequestHandler = (req, _res, next) => (exact.test(req.path) ? next() : next(unknown(req)));
+  router[spec.method](expressPath(spec.path), exactPath, ...middleware, async (req: Request, res: Response) => {
+    checkQueryString(req.originalUrl, spec.query !== undefined);
     const body = spec.body ? parseOrThrow(spec.body, bodyObject(req.body)) : undefined;
     const query = spec.query ? parseOrThrow(spec.query, { ...req.query }) : undefined;
     const result = await handler({

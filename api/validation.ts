@@ -33,3 +33,30 @@ export const bodyObject = (body: unknown): Record<string, unknown> => {
   }
   return body as Record<string, unknown>;
 };
+
+const decoded = (text: string): string | null => {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The query string, read strictly: every name and value must be valid percent-encoded UTF-8 (never
+ * silently replaced by U+FFFD), and a route without query parameters takes none. Either refusal is
+ * `422 invalid_parameter` naming the parameter.
+ */
+export const checkQueryString = (url: string, takesQuery: boolean): void => {
+  const start = url.indexOf('?');
+  if (start < 0) return;
+  for (const pair of url.slice(start + 1).split('&')) {
+    if (pair === '') continue;
+    const [rawName = '', ...rest] = pair.split('=');
+    const name = decoded(rawName);
+    if (name === null || decoded(rest.join('=')) === null) {
+      throw invalidParameter(name ?? rawName, `${name ?? rawName}: not valid percent-encoded UTF-8.`);
+    }
+    if (!takesQuery) throw invalidParameter(name, `Unknown query parameter ${name}: this endpoint takes none.`);
+  }
+};

@@ -7,6 +7,8 @@ export type Caller = Readonly<{
   requestId: string | null;
   correlationId?: string | null;
   causationId?: string | null;
+  /** The fingerprint of the request, where an Idempotency-Key makes it part of what is recorded. */
+  requestFingerprint?: string;
 }>;
 
 /** The organisation a command acts for: its events carry its id and mode. */
@@ -21,4 +23,5 @@ export const eventMetadata = (caller: Caller, organisation: OrganisationRef, clo
   requestId: caller.requestId,
   causationId: caller.causationId ?? null,
   correlationId: caller.correlationId ?? caller.requestId,
+  ...(caller.requestFingerprint !== undefined ? { requestFingerprint: caller.requestFingerprint } : {}),
 });

@@ -1,5 +1,6 @@
 import { apiKeyEventDefinitions } from './api-key/events';
 import { chargeEventDefinitions } from './charge/events';
+import { creditNoteEventDefinitions } from './credit-note/events';
 import { customerEventDefinitions } from './customer/events';
 import { invoiceEventDefinitions } from './invoice/events';
 import { meterEventDefinitions } from './meter/events';
@@ -21,5 +22,6 @@ export const eventCatalogue: ReadonlyMap<string, EventDefinition> = new Map(
     ...subscriptionEventDefinitions,
     ...invoiceEventDefinitions,
     ...webhookEndpointEventDefinitions,
+    ...creditNoteEventDefinitions,
   ].map((definition) => [definition.type, definition]),
 );

@@ -4,6 +4,10 @@ const optionalUrl = z.string().url().optional();
 
 const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]+$/, 'must be an IP address or a host name, e.g. 127.0.0.1 or 0.0.0.0')
+    .default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   EVENTSTORE_URL: z.string().regex(/^(esdb|kurrentdb|kdb)(\+discover)?:\/\//, 'must be an esdb:// connection string').optional(),

@@ -1,5 +1,6 @@
 import { apiKeysProjection } from './api-keys';
 import { chargesProjection } from './charges';
+import { creditNotesProjection } from './credit-notes';
 import { customersProjection } from './customers';
 import { invoicesProjection } from './invoices';
 import { metersProjection } from './meters';
@@ -19,4 +20,5 @@ export const allProjections: readonly Projection[] = [
   subscriptionsProjection,
   invoicesProjection,
   webhookEndpointsProjection,
+  creditNotesProjection,
 ];

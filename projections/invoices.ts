@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import type { CreditNoteAllocated } from '../domain/credit-note/events';
 import type { InvoiceEvent, InvoiceLine, InvoiceRaised } from '../domain/invoice/events';
+import { formatMoney, parseMoney } from '../domain/pricing/money';
 import { amountOutput } from './amount';
-import type { Projection } from './projection';
+import type { Projection, ProjectionContext } from './projection';
 
 export const INVOICES = 'invoices';
 
@@ -91,6 +93,12 @@ const toRaisedDocument = (invoice: InvoiceRaised['data'], created: string): Invo
   _organisation: invoice.organisationId,
 });
 
+/** A credit note applied to an invoice adds to its `credit_note_amount`. */
+const creditApplied = async ({ data }: CreditNoteAllocated, context: ProjectionContext): Promise<void> => {
+  const doc = await context.get<InvoiceDoc>(INVOICES, data.invoiceId);
+  if (doc) context.put(INVOICES, { ...doc, credit_note_amount: formatMoney(parseMoney(doc.credit_note_amount) + parseMoney(data.amount)) });
+};
+
 export const invoicesProjection: Projection = {
   name: 'invoices',
   version: 1,
@@ -99,8 +107,9 @@ export const invoicesProjection: Projection = {
     { collection: INVOICES, fields: ['_organisation', 'created'] },
     { collection: INVOICES, fields: ['_organisation', 'subscription'] },
   ],
-  handles: ['InvoiceRaised', 'InvoiceSynced', 'InvoiceSyncFailed', 'InvoiceSyncRetryRequested', 'InvoiceStatusObserved'],
+  handles: ['InvoiceRaised', 'InvoiceSynced', 'InvoiceSyncFailed', 'InvoiceRemoved', 'CreditNoteAllocated', 'InvoiceSyncRetryRequested', 'InvoiceStatusObserved'],
   apply: async (event, context) => {
+    if (event.type === 'CreditNoteAllocated') return creditApplied(event as unknown as CreditNoteAllocated, context);
     const typed = event as unknown as InvoiceEvent;
     if (typed.type === 'InvoiceRaised') {
       context.put(INVOICES, toRaisedDocument(typed.data, event.metadata.businessTime));
@@ -125,6 +134,9 @@ export const invoicesProjection: Projection = {
       }
       case 'InvoiceSyncFailed':
         context.put(INVOICES, { ...doc, accounting: { sync_status: 'failed', invoice_id: null, sync_error: typed.data.error } } satisfies InvoiceDoc);
+        return;
+      case 'InvoiceRemoved':
+        context.put(INVOICES, { ...doc, status: typed.data.status } satisfies InvoiceDoc);
         return;
       case 'InvoiceSyncRetryRequested':
         context.put(INVOICES, { ...doc, accounting: { sync_status: 'pending', invoice_id: null, sync_error: null } } satisfies InvoiceDoc);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { intervalSchema } from '../domain/catalogue/types';
 import { parsePercent } from '../domain/pricing/percent';
 import { subscriptionValues } from '../domain/pricing/subscription-values';
-import type { SubscriptionCreatedData, SubscriptionEvent } from '../domain/subscription/events';
+import { pricingSnapshot, subscriptionMeter, type SubscriptionCreatedData, type SubscriptionEvent } from '../domain/subscription/events';
 import { amountOutput } from './amount';
 import type { Projection } from './projection';
 
@@ -41,8 +41,21 @@ export const subscriptionDocument = z.object({
   cpi_enabled: z.boolean(),
   created: z.string(),
   _organisation: z.string(),
+  /** What the values are recomputed from when the units change. */
+  _pricing: pricingSnapshot,
+  _meters: z.array(subscriptionMeter),
 });
 export type SubscriptionDoc = z.infer<typeof subscriptionDocument>;
+
+/** The values at these units, from the subscription's price snapshot. */
+const valuesAt = (s: Pick<SubscriptionDoc, 'discount_percent' | 'interval' | '_pricing' | '_meters'>, units: number) =>
+  subscriptionValues({
+    plan: { type: s._pricing.planType, price: s._pricing.price, freeUnits: s._pricing.freeUnits, tiers: s._pricing.tiers },
+    units,
+    discount: parsePercent(s.discount_percent) ?? 0n,
+    interval: s.interval,
+    meters: s._meters.map((m) => ({ model: m.model, price: m.price, includedUnits: m.includedUnits, minimumUnits: m.minimumUnits, tiers: m.tiers })),
+  });
 
 /** A subscription's document, its values computed from its price snapshot. */
 const toSubscriptionDocument = (s: SubscriptionCreatedData, created: string): SubscriptionDoc => ({
@@ -65,13 +78,7 @@ const toSubscriptionDocument = (s: SubscriptionCreatedData, created: string): Su
   end_after_cycles: s.endAfterCycles,
   label: s.label,
   invoice_reference: s.invoiceReference,
-  ...subscriptionValues({
-    plan: { type: s.pricing.planType, price: s.pricing.price, freeUnits: s.pricing.freeUnits, tiers: s.pricing.tiers },
-    units: s.units,
-    discount: parsePercent(s.discountPercent) ?? 0n,
-    interval: s.interval,
-    meters: s.meters.map((m) => ({ model: m.model, price: m.price, includedUnits: m.includedUnits, minimumUnits: m.minimumUnits, tiers: m.tiers })),
-  }),
+  ...valuesAt({ discount_percent: s.discountPercent, interval: s.interval, _pricing: s.pricing, _meters: s.meters }, s.units),
   meters: s.meters.map((m) => ({
     meter: m.meterId,
     meter_code: m.meterCode,
@@ -82,20 +89,53 @@ const toSubscriptionDocument = (s: SubscriptionCreatedData, created: string): Su
   cpi_enabled: s.cpiEnabled,
   created,
   _organisation: s.organisationId,
+  _pricing: s.pricing,
+  _meters: s.meters,
 });
+
+/** How each lifecycle event changes the document. */
+const applyLifecycle = (doc: SubscriptionDoc, event: Exclude<SubscriptionEvent, { type: 'SubscriptionCreated' }>): SubscriptionDoc => {
+  switch (event.type) {
+    case 'SubscriptionUnitsChanged':
+      return { ...doc, units: event.data.units, ...valuesAt(doc, event.data.units) };
+    case 'SubscriptionRenewalInvoiceRaised':
+      return doc;
+    case 'SubscriptionEndScheduled':
+      return { ...doc, cancel_at_period_end: true, end_date: event.data.endDate };
+    case 'SubscriptionEnded':
+      return { ...doc, status: 'ended', cancel_at_period_end: false, end_date: event.data.endDate };
+    case 'SubscriptionRestored':
+      return { ...doc, status: event.data.status, cancel_at_period_end: false, end_date: null };
+    default: {
+      const exhaustive: never = event;
+      return exhaustive;
+    }
+  }
+};
 
 export const subscriptionsProjection: Projection = {
   name: 'subscriptions',
-  version: 1,
+  version: 2,
   collections: [SUBSCRIPTIONS],
   indexes: [
     { collection: SUBSCRIPTIONS, fields: ['_organisation', 'created'] },
     { collection: SUBSCRIPTIONS, fields: ['_organisation', 'customer'] },
   ],
-  handles: ['SubscriptionCreated'],
-  apply: (event, context) => {
-    const { data } = event as unknown as SubscriptionEvent;
-    context.put(SUBSCRIPTIONS, toSubscriptionDocument(data, event.metadata.businessTime));
-    return Promise.resolve();
+  handles: [
+    'SubscriptionCreated',
+    'SubscriptionUnitsChanged',
+    'SubscriptionRenewalInvoiceRaised',
+    'SubscriptionEndScheduled',
+    'SubscriptionEnded',
+    'SubscriptionRestored',
+  ],
+  apply: async (event, context) => {
+    const typed = event as unknown as SubscriptionEvent;
+    if (typed.type === 'SubscriptionCreated') {
+      context.put(SUBSCRIPTIONS, toSubscriptionDocument(typed.data, event.metadata.businessTime));
+      return;
+    }
+    const doc = await context.get<SubscriptionDoc>(SUBSCRIPTIONS, typed.data.subscriptionId);
+    if (doc) context.put(SUBSCRIPTIONS, applyLifecycle(doc, typed));
   },
 };

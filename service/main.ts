@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '../infra/config';
 import { createLogger } from '../infra/logger';
+import { DataDirectoryInUse } from '../infra/service-lock';
 import { startService } from './server';
 
 const main = async (): Promise<void> => {
@@ -14,7 +15,14 @@ const main = async (): Promise<void> => {
     throw error;
   }
   const logger = createLogger(config.LOG_LEVEL);
-  const service = await startService(config, logger);
+  let service;
+  try {
+    service = await startService(config, logger);
+  } catch (error) {
+    // A start that cannot happen is one line naming why, and an exit status; never a stack.
+    process.stderr.write(`cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(error instanceof DataDirectoryInUse ? 3 : 1);
+  }
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     service.stop().then(

@@ -1,12 +1,13 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIPv6 } from 'node:net';
 import { createApp } from '../api/app';
+import { httpServer } from '../api/http-server';
 import { resolveAdminToken } from '../infra/admin-token';
 import { type QuickStart, quickStart, quickStartBanner } from './quick-start';
 import type { Config } from '../infra/config';
 import type { Logger } from '../infra/logger';
-import { holdServiceLock } from '../infra/service-lock';
-import { startWorkers } from '../workers/workers';
+import { lockDataDirectory } from '../infra/service-lock';
+import { startWorkers, type Workers } from '../workers/workers';
 import { apiDeps, openServices, type Services, workerDeps, workerOptions } from './services';
 
 export type RunningService = Readonly<{
@@ -18,44 +19,83 @@ export type RunningService = Readonly<{
   stop(): Promise<void>;
 }>;
 
-/** Starts everything one embedded process runs: stores, projections and the HTTP API. */
-export const startService = async (config: Config, logger: Logger): Promise<RunningService> => {
-  const services = await openServices(config, logger);
-  const lock = holdServiceLock(config.DATA_DIR);
-  const { token: adminToken, created } = resolveAdminToken(config.DATA_DIR, config.ADMIN_TOKEN);
-  if (created) {
-    process.stdout.write(`\nAdmin token (shown once, kept in ${config.DATA_DIR}/admin-token):\n  ${adminToken}\n\n`);
-  }
-  await services.projections.start();
-  const demo = await quickStart(services);
-  if (demo) await services.projections.waitFor(demo.position);
-  if (config.WEBHOOK_ALLOW_LOOPBACK) {
-    logger.warn('WEBHOOK_ALLOW_LOOPBACK=true: webhook endpoints on http://127.0.0.1 and http://localhost are accepted and delivered to; never set it in production');
-  }
-  // The data directory lock makes this the only process on the embedded queue: what a killed predecessor was running runs again now.
-  if (services.queues.kind === 'sqlite') {
-    const recovered = await services.queues.recoverAbandoned();
-    if (recovered > 0) logger.info({ jobs: recovered }, 'jobs left running by a stopped process queued again');
-  }
-  const workers = await startWorkers(workerDeps(services), workerOptions(services));
-  const { app } = createApp(apiDeps(services, adminToken, workers));
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(config.PORT, () => resolve(listening));
+/** Listens, or fails with a sentence naming the address (a port in use is an error, never a TypeError later). */
+const listen = (server: Server, port: number, host: string): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const failed = (error: NodeJS.ErrnoException) =>
+      reject(new Error(`cannot listen on ${host}:${port}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.message}`));
+    server.once('error', failed);
+    server.listen(port, host, () => {
+      server.off('error', failed);
+      resolve((server.address() as AddressInfo).port);
+    });
   });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
-  logger.info({ url }, 'billing service listening');
-  if (demo) process.stdout.write(quickStartBanner(url, demo));
-  return {
-    url,
-    adminToken,
-    demo,
-    services,
-    stop: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await workers.stop();
-      await services.close();
-      lock.release();
-    },
-  };
+
+/** Where a client on this machine reaches the service: a wildcard address is reached on loopback. */
+const reachableAt = (host: string, port: number): string => {
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${isIPv6(shown) ? `[${shown}]` : shown}:${port}`;
 };
+
+/**
+ * Starts everything one embedded process runs: stores, projections and the HTTP API. The data
+ * directory is locked before anything else (a second process stops there, naming the holder) and
+ * stays locked until `stop` or the process's end.
+ */
+export const startService = async (config: Config, logger: Logger): Promise<RunningService> => {
+  const lock = lockDataDirectory(config.DATA_DIR, 'service');
+  let services: Services | null = null;
+  let workers: Workers | null = null;
+  try {
+    services = await openServices(config, logger);
+    const { token: adminToken, created } = resolveAdminToken(config.DATA_DIR, config.ADMIN_TOKEN);
+    if (created) {
+      process.stdout.write(`\nAdmin token (shown once, kept in ${config.DATA_DIR}/admin-token):\n  ${adminToken}\n\n`);
+    }
+    await services.projections.start();
+    const demo = await quickStart(services);
+    if (demo) await services.projections.waitFor(demo.position);
+    if (config.WEBHOOK_ALLOW_LOOPBACK) {
+      logger.warn('WEBHOOK_ALLOW_LOOPBACK=true: webhook endpoints on http://127.0.0.1 and http://localhost are accepted and delivered to; never set it in production');
+    }
+    // The data directory lock makes this the only process on the embedded queue: what a killed predecessor was running runs again now.
+    if (services.queues.kind === 'sqlite') {
+      const recovered = await services.queues.recoverAbandoned();
+      if (recovered > 0) logger.info({ jobs: recovered }, 'jobs left running by a stopped process queued again');
+    }
+    workers = await startWorkers(workerDeps(services), workerOptions(services));
+    const { app } = createApp(apiDeps(services, adminToken, workers));
+    const server = httpServer(app);
+    const port = await listen(server, config.PORT, config.HOST);
+    const url = reachableAt(config.HOST, port);
+    logger.info({ url, host: config.HOST }, 'billing service listening');
+    if (demo) process.stdout.write(quickStartBanner(url, demo));
+    return running(url, adminToken, demo, services, workers, server, lock);
+  } catch (error) {
+    await workers?.stop().catch(() => undefined);
+    await services?.close().catch(() => undefined);
+    lock.release();
+    throw error;
+  }
+};
+
+const running = (
+  url: string,
+  adminToken: string,
+  demo: QuickStart | null,
+  services: Services,
+  workers: Workers,
+  server: Server,
+  lock: { release(): void },
+): RunningService => ({
+  url,
+  adminToken,
+  demo,
+  services,
+  stop: async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await workers.stop();
+    await services.close();
+    lock.release();
+  },
+});

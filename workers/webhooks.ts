@@ -1,3 +1,4 @@
+import { creditNoteDecider } from '../domain/credit-note/decider';
 import { customerDecider } from '../domain/customer/decider';
 import { decodeEvent } from '../domain/decode-event';
 import { invoiceDecider } from '../domain/invoice/decider';
@@ -6,7 +7,7 @@ import { subscriptionDecider } from '../domain/subscription/decider';
 import { isLoopback, refusedRange } from '../domain/webhook/address';
 import { checkEndpointUrl } from '../domain/webhook/endpoint-rules';
 import { subscribesTo } from '../domain/webhook/event-types';
-import { customerObject, invoiceObject, subscriptionObject, type TrackedObject, type WebhookEventDraft, webhookEventsOf } from '../domain/webhook/event-objects';
+import { creditNoteObject, customerObject, invoiceObject, subscriptionObject, type TrackedObject, type WebhookEventDraft, webhookEventsOf } from '../domain/webhook/event-objects';
 import type { WebhookEndpointEvent } from '../domain/webhook/events';
 import type { StoredEvent } from '../infra/event-store/port';
 import { derivedId } from '../infra/ids';
@@ -32,6 +33,16 @@ const HANDLED = [
   'CustomerImported',
   'CustomerUpdated',
   'SubscriptionCreated',
+  'SubscriptionUnitsChanged',
+  'SubscriptionRenewalInvoiceRaised',
+  'SubscriptionEndScheduled',
+  'SubscriptionEnded',
+  'SubscriptionRestored',
+  'CreditNoteRaised',
+  'CreditNoteSynced',
+  'CreditNoteSyncFailed',
+  'CreditNoteAllocated',
+  'InvoiceRemoved',
   'InvoiceRaised',
   'InvoiceSynced',
   'InvoiceSyncFailed',
@@ -80,6 +91,7 @@ export const webhooks = (deps: WorkerDeps, options: WebhookOptions) => {
     if (event.streamId.startsWith('invoice-')) return fold(invoiceDecider, invoiceObject);
     if (event.streamId.startsWith('customer-')) return fold(customerDecider, customerObject);
     if (event.streamId.startsWith('subscription-')) return fold(subscriptionDecider, subscriptionObject);
+    if (event.streamId.startsWith('credit_note-')) return fold(creditNoteDecider, creditNoteObject);
     return [null, null];
   };
 

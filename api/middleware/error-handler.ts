@@ -3,7 +3,8 @@ import { DomainError } from '../../domain/shared/domain-error';
 import { AccountingRefused, AccountingUnavailable } from '../../infra/accounting/port';
 import type { Logger } from '../../infra/logger';
 import { UnknownCursor } from '../../infra/read-store/unknown-cursor';
-import { ApiError, type ErrorType, internalError, invalidParameter, notFound } from '../errors';
+import { ApiError, type ErrorType, internalError, invalidJson, invalidParameter, notFound } from '../errors';
+import { ClientAborted } from './json-body';
 import { settlementOf } from './settlement';
 
 const DOMAIN_ERRORS: Record<DomainError['kind'], { status: number; type: ErrorType }> = {
@@ -21,6 +22,9 @@ const toApiError = (error: unknown): ApiError | null => {
     return new ApiError(status, type, error.code, error.message, error.param);
   }
   if (error instanceof UnknownCursor) return invalidParameter('starting_after', error.message);
+  if (error instanceof ClientAborted) return invalidJson('The body ended before it was complete.');
+  // The router refuses a path parameter that is not valid percent-encoding (or not UTF-8): it names nothing.
+  if (error instanceof URIError) return notFound('unknown_endpoint', 'The path is not valid percent-encoded UTF-8.');
   if (error instanceof AccountingRefused || error instanceof AccountingUnavailable) {
     return new ApiError(502, 'api_error', 'accounting_error', `The accounting system said: ${error.message}`);
   }
@@ -39,12 +43,15 @@ export const errorHandler =
     await settlementOf(res)
       ?.fail()
       .catch((releaseError: unknown) => logger.error({ err: releaseError }, 'could not release an idempotency key'));
+    if (error instanceof ClientAborted) {
+      logger.info({ requestId: req.requestId, method: req.method, path: req.path }, 'client aborted its request');
+    }
     let apiError = toApiError(error);
     if (!apiError) {
       logger.error({ err: error, requestId: req.requestId, method: req.method, path: req.path }, 'unhandled error');
       apiError = internalError();
     }
-    if (res.headersSent) return;
+    if (res.headersSent || res.destroyed) return;
     for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
     res.status(apiError.status).json({
       error: {

@@ -19,17 +19,31 @@ const invalidKey = () =>
   authenticationError('invalid_api_key', 'Send a valid API key as Authorization: Bearer <API_KEY>.');
 
 /**
+ * Every answer outside the admin API carries the rate-limit headers. Until a key is identified
+ * nothing is counted against anyone (the OpenAPI document needs no key and counts nothing either),
+ * so these say so; `authenticate` replaces them once it has counted the request.
+ */
+export const uncountedRateLimitHeaders =
+  (limit: number): RequestHandler =>
+  (req, res, next) => {
+    if (req.path !== '/admin' && !req.path.startsWith('/admin/')) {
+      res.setHeader('RateLimit-Limit', String(limit));
+      res.setHeader('RateLimit-Remaining', String(limit));
+      res.setHeader('RateLimit-Reset', '0');
+    }
+    next();
+  };
+
+/**
  * Identifies the key, refuses revoked and expired ones, counts the request against the key's rate
- * limit (a refused request is refused before anything happens), then checks the key's mode.
+ * limit (a refused request is refused before anything happens), then checks the key's mode. It
+ * runs before the body is read, so a malformed or oversized body sent with a valid key is counted
+ * like any other request, and one sent without a valid key is answered 401 unread.
  */
 export const authenticate =
   (deps: ApiDeps): RequestHandler =>
   async (req, res, next) => {
     try {
-      // Until a key is identified nothing is counted against anyone; the headers still say so.
-      res.setHeader('RateLimit-Limit', String(deps.rateLimiter.limit));
-      res.setHeader('RateLimit-Remaining', String(deps.rateLimiter.limit));
-      res.setHeader('RateLimit-Reset', '0');
       const presented = BEARER.exec(req.headers.authorization ?? '')?.[1];
       const parsed = presented ? parseApiKey(presented) : null;
       if (!parsed) throw invalidKey();

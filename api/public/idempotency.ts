@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { ApiDeps } from '../deps';
+import { idempotencyConflict } from '../../domain/shared/idempotency';
 import { ApiError, conflict } from '../errors';
 import { type Settlement, settle } from '../middleware/settlement';
 
@@ -15,8 +16,15 @@ const canonicalJson = (value: unknown): string => {
   return JSON.stringify(value) ?? 'null';
 };
 
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The fingerprint of a request that holds its Idempotency-Key's lock, for work that outlives the key. */
+    idempotencyFingerprint?: string;
+  }
+}
+
 /** Same method, path and JSON body (key order aside) is the same request. */
-const fingerprint = (method: string, path: string, body: unknown): string =>
+export const requestFingerprint = (method: string, path: string, body: unknown): string =>
   createHash('sha256').update(`${method} ${path}\n${canonicalJson(body ?? null)}`).digest('hex');
 
 /**
@@ -45,7 +53,8 @@ export const idempotency =
       }
       const scope = req.auth!.apiKey.id;
       const now = () => deps.clocks.wall.now().getTime();
-      const begun = await deps.idempotency.begin(scope, key, fingerprint(req.method, req.path, req.body), now());
+      const fingerprint = requestFingerprint(req.method, req.path, req.body);
+      const begun = await deps.idempotency.begin(scope, key, fingerprint, now());
       switch (begun.kind) {
         case 'replay':
           res.setHeader('Idempotent-Replayed', 'true');
@@ -53,7 +62,7 @@ export const idempotency =
           res.status(begun.response.status).json(begun.response.body);
           return;
         case 'conflict':
-          throw conflict('idempotency_conflict', 'This Idempotency-Key was used with a different request.');
+          throw idempotencyConflict();
         case 'in_progress':
           throw conflict('request_in_progress', 'A request with this Idempotency-Key is still running; retry shortly.', undefined, {
             'Retry-After': '2',
@@ -64,6 +73,7 @@ export const idempotency =
             fail: () => deps.idempotency.release(scope, key, begun.token),
           };
           settle(res, settlement);
+          req.idempotencyFingerprint = fingerprint;
           return next();
         }
         default: {

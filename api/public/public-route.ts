@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import type { Scope } from '../../domain/api-key/scopes';
 import type { ApiDeps } from '../deps';
+import { jsonBody } from '../middleware/json-body';
 import { type HandlerInput, type RouteRegistry, type RouteSpec, route } from '../route';
 import { requireScope } from './authenticate';
 import { idempotency } from './idempotency';
@@ -8,7 +9,10 @@ import type { z } from 'zod';
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
-/** A `/v1` route: the key was authenticated for the whole prefix; here its scope and idempotency. */
+/**
+ * A `/v1` route: the key was authenticated and counted for the whole prefix; here its scope, then
+ * the body is read (`400 invalid_json`, `413 payload_too_large`), then the Idempotency-Key.
+ */
 export const publicRoute = <S extends RouteSpec & { scope: Scope | null }>(
   router: Router,
   registry: RouteRegistry,
@@ -18,5 +22,6 @@ export const publicRoute = <S extends RouteSpec & { scope: Scope | null }>(
 ): void =>
   route(router, registry, spec, handler, [
     requireScope(spec.scope),
+    jsonBody(),
     ...(spec.idempotencyKey ? [idempotency(deps, spec.idempotencyKey)] : []),
   ]);

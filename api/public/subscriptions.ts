@@ -39,12 +39,17 @@ export const subscriptionRoutes = (router: Router, registry: RouteRegistry, deps
       response: createdSubscriptionObject,
       errors: [403, 409],
     },
-    async ({ req, body }) => {
+    async ({ req, res, body }) => {
       const organisation = req.auth!.organisation;
-      const { subscriptionId, invoiceId, position } = await createSubscription(
+      const { subscriptionId, invoiceId, position, replayed } = await createSubscription(
         deps,
         apiCaller(req),
-        { organisationId: organisation.id, apiKeyId: req.auth!.apiKey.id, idempotencyKey: req.header('Idempotency-Key')! },
+        {
+          organisationId: organisation.id,
+          apiKeyId: req.auth!.apiKey.id,
+          idempotencyKey: req.header('Idempotency-Key')!,
+          requestFingerprint: req.idempotencyFingerprint!,
+        },
         toCreateSubscriptionInput(body),
       );
       const [subscription, invoice] = await readAfterWrite(deps, position, () =>
@@ -53,6 +58,8 @@ export const subscriptionRoutes = (router: Router, registry: RouteRegistry, deps
           invoiceId ? findOwned<InvoiceDoc>(deps, INVOICES, organisation.id, invoiceId, 'invoice_not_found') : null,
         ]),
       );
+      // The same request again after its stored answer lapsed (24 hours) or was never stored (a crash).
+      if (replayed) res.setHeader('Idempotent-Replayed', 'true');
       return { body: { ...publicView(subscription), invoice: invoice ? publicView(invoice) : null } };
     },
   );

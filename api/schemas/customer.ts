@@ -15,7 +15,8 @@ export const customerCode = z
 export const EMAIL = /^[A-Za-z0-9_'+-]+(\.[A-Za-z0-9_'+-]+)*@([A-Za-z0-9-]+\.)+[A-Za-z]{2,}$/;
 
 export const customerFields = {
-  name: z.string().min(1).max(255),
+  // A blank name is refused here, never sent on to be refused by the accounting system as a 502.
+  name: z.string().min(1).max(255).regex(/\S/, 'must hold a non-space character'),
   first_name: z.string().max(255).nullable().optional(),
   last_name: z.string().max(255).nullable().optional(),
   email: z.string().max(255).regex(EMAIL, 'must be a valid email address').nullable().optional(),

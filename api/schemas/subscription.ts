@@ -4,7 +4,7 @@ import { isCalendarDate } from '../../domain/pricing/calendar';
 import { formatPercent, parsePercent } from '../../domain/pricing/percent';
 import { invoiceDocument } from '../../projections/invoices';
 import { subscriptionDocument } from '../../projections/subscriptions';
-import { customerFields, toCustomerFields } from './customer';
+import { customerCode, customerFields, toCustomerFields } from './customer';
 import { amountInput } from './money';
 
 const count = z.number().int().min(0).max(999_999_999);
@@ -46,6 +46,12 @@ export const createSubscriptionBody = z.strictObject({
   end_after_cycles: z.number().int().min(1).max(10_000).nullable().default(null),
   label: z.string().max(255).nullable().optional(),
   cpi_enabled: z.boolean().default(false),
+}).superRefine((body, context) => {
+  // With create_customer, customer_code is the new customer's code and keeps the customer code rules;
+  // without it, it only looks a customer up (a code no customer can have is not found).
+  if (!body.create_customer) return;
+  const code = customerCode.safeParse(body.customer_code);
+  if (!code.success) context.addIssue({ code: 'custom', message: code.error.issues[0]!.message, path: ['customer_code'] });
 });
 
 export const toCreateSubscriptionInput = (body: z.infer<typeof createSubscriptionBody>): CreateSubscriptionInput => ({
@@ -70,7 +76,7 @@ export const toCreateSubscriptionInput = (body: z.infer<typeof createSubscriptio
 /** Response objects are the read models' documents without their internal (`_`-prefixed) fields. */
 export const invoiceObject = invoiceDocument.omit({ _organisation: true }).meta({ id: 'Invoice' });
 
-export const subscriptionObject = subscriptionDocument.omit({ _organisation: true }).meta({ id: 'Subscription' });
+export const subscriptionObject = subscriptionDocument.omit({ _organisation: true, _pricing: true, _meters: true }).meta({ id: 'Subscription' });
 
 export const createdSubscriptionObject = subscriptionObject
   .extend({ invoice: invoiceObject.nullable() })

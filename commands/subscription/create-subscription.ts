@@ -2,8 +2,9 @@ import { CREATE_CUSTOMER_PARAMS } from '../../domain/customer/import';
 import { firstInvoice } from '../../domain/invoice/first-invoice';
 import type { OpenOrganisation } from '../../domain/organisation/decider';
 import { requireOpen } from '../../domain/organisation/rules';
+import { requireSameRequest } from '../../domain/shared/idempotency';
 import type { CreateSubscription } from '../../domain/subscription/create';
-import type { SubscriptionCreatedData } from '../../domain/subscription/events';
+import { type SubscriptionCreatedData, subscriptionStream } from '../../domain/subscription/events';
 import { derivedId } from '../../infra/ids';
 import { chargeCommand } from '../catalogue/charge-command';
 import { customerCommand } from '../customer/customer-command';
@@ -41,6 +42,16 @@ const finish = async (deps: ImportDeps, caller: Caller, org: OpenOrganisation, s
 };
 
 /**
+ * The subscription's id derives from the API key and the Idempotency-Key, so a key reused after its
+ * 24 hours finds the old subscription: answered again only to the same request, whose fingerprint
+ * its first event holds (one recorded before fingerprints were kept cannot be compared).
+ */
+const refuseAnotherRequest = async (deps: ImportDeps, subscriptionId: string, requestFingerprint: string) => {
+  const [first] = await deps.store.readStream(subscriptionStream(subscriptionId));
+  requireSameRequest(first?.metadata.requestFingerprint, requestFingerprint);
+};
+
+/**
  * `POST /v1/subscriptions`: loads what the request names, lets the subscription decider check every
  * rule, creates the customer when asked (only once every rule has passed), records the subscription
  * under an id derived from the API key and the Idempotency-Key, raises its first invoice under an id
@@ -50,7 +61,7 @@ const finish = async (deps: ImportDeps, caller: Caller, org: OpenOrganisation, s
 export const createSubscription = async (
   deps: ImportDeps,
   caller: Caller,
-  context: { organisationId: string; apiKeyId: string; idempotencyKey: string },
+  context: { organisationId: string; apiKeyId: string; idempotencyKey: string; requestFingerprint: string },
   input: CreateSubscriptionInput,
 ) => {
   const subscriptionId = derivedId('subscription', context.apiKeyId, context.idempotencyKey);
@@ -58,7 +69,10 @@ export const createSubscription = async (
   const organisation = { id: org.organisationId, livemode: org.livemode };
 
   const existing = await subscriptionCommand.load(deps.store, subscriptionId);
-  if (existing.state.status !== 'none') return finish(deps, caller, org, existing.state.subscription, 0n);
+  if (existing.state.status !== 'none') {
+    await refuseAnotherRequest(deps, subscriptionId, context.requestFingerprint);
+    return { ...(await finish(deps, caller, org, existing.state.subscription, 0n)), replayed: true };
+  }
 
   const [liveSubscriptions, metersDefined, plan, charges, customer] = await Promise.all([
     deps.lookups.liveSubscriptionCount(org.organisationId),
@@ -96,7 +110,8 @@ export const createSubscription = async (
       });
     }
   };
-  const created = await subscriptionCommand(deps, subscriptionId, command, caller, organisation, createCustomer);
+  const recordingFingerprint = { ...caller, requestFingerprint: context.requestFingerprint };
+  const created = await subscriptionCommand(deps, subscriptionId, command, recordingFingerprint, organisation, createCustomer);
   if (created.state.status === 'none') throw new Error('the subscription was not recorded');
-  return finish(deps, caller, org, created.state.subscription, created.position);
+  return { ...(await finish(deps, caller, org, created.state.subscription, created.position)), replayed: false };
 };

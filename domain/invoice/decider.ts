@@ -1,6 +1,6 @@
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
-import type { InvoiceEvent, InvoiceRaised, InvoiceStatusObserved, InvoiceSynced } from './events';
+import type { InvoiceEvent, InvoiceRaised, InvoiceRemoved, InvoiceStatusObserved, InvoiceSynced } from './events';
 
 /** What the accounting system last said of the invoice (at its push, then at each poll that saw a change). */
 export type Observed = Omit<InvoiceStatusObserved['data'], 'invoiceId' | 'updatedAt'> & { updatedAt: string | null };
@@ -11,7 +11,15 @@ export type InvoiceState =
       status: 'raised';
       invoice: InvoiceRaised['data'];
       sync: 'pending' | 'failed' | 'synced';
-      accountingInvoiceId: string | null;
+      accountingInvoiceId?: string;
+      number: string | null;
+      observed: Observed | null;
+    }
+  | {
+      status: 'removed';
+      invoice: InvoiceRaised['data'];
+      removal: InvoiceRemoved['data']['status'];
+      sync: 'pending' | 'failed' | 'synced';
       number: string | null;
       observed: Observed | null;
     };
@@ -20,6 +28,7 @@ export type InvoiceCommand =
   | ({ type: 'RaiseInvoice' } & InvoiceRaised['data'])
   | ({ type: 'RecordInvoiceSynced' } & InvoiceSynced['data'])
   | { type: 'RecordInvoiceSyncFailed'; invoiceId: string; error: string }
+  | ({ type: 'RecordInvoiceRemoved' } & InvoiceRemoved['data'])
   | { type: 'RequestInvoiceSyncRetry'; invoiceId: string }
   | ({ type: 'RecordInvoiceStatusObserved' } & InvoiceStatusObserved['data']);
 
@@ -29,21 +38,38 @@ const sameObservation = (a: Observed, b: Omit<Observed, 'updatedAt'>): boolean =
 const evolve = (state: InvoiceState, event: InvoiceEvent): InvoiceState => {
   switch (event.type) {
     case 'InvoiceRaised':
-      return { status: 'raised', invoice: event.data, sync: 'pending', accountingInvoiceId: null, number: null, observed: null };
+      return { status: 'raised', invoice: event.data, sync: 'pending', number: null, observed: null };
     case 'InvoiceSynced': {
-      if (state.status === 'none') return state;
+      if (state.status !== 'raised') return state;
       const { status, total, amountPaid, creditNoteAmount, sent } = event.data;
-      return { ...state, sync: 'synced', accountingInvoiceId: event.data.accountingInvoiceId, number: event.data.number, observed: { status, total, amountPaid, creditNoteAmount, sent, updatedAt: null } };
+      return {
+        ...state,
+        sync: 'synced',
+        accountingInvoiceId: event.data.accountingInvoiceId,
+        number: event.data.number,
+        observed: { status, total, amountPaid, creditNoteAmount, sent, updatedAt: null },
+      };
     }
     case 'InvoiceSyncFailed':
-      return state.status === 'none' ? state : { ...state, sync: 'failed' };
+      return state.status !== 'raised' ? state : { ...state, sync: 'failed' };
     case 'InvoiceSyncRetryRequested':
-      return state.status === 'none' ? state : { ...state, sync: 'pending' };
+      return state.status !== 'raised' ? state : { ...state, sync: 'pending' };
     case 'InvoiceStatusObserved': {
       if (state.status === 'none') return state;
       const { invoiceId: _id, ...observed } = event.data;
       return { ...state, observed };
     }
+    case 'InvoiceRemoved':
+      return state.status === 'none'
+        ? state
+        : {
+            status: 'removed',
+            invoice: state.invoice,
+            removal: event.data.status,
+            sync: state.sync,
+            number: state.number,
+            observed: state.observed ? { ...state.observed, status: event.data.status } : null,
+          };
     default: {
       const exhaustive: never = event;
       return exhaustive;
@@ -61,18 +87,25 @@ const decide = (command: InvoiceCommand, state: InvoiceState): InvoiceEvent[] =>
     }
     case 'RecordInvoiceSynced': {
       if (state.status === 'none') throw new DomainError('not_found', 'invoice_not_found', 'No such invoice.');
-      if (state.sync === 'synced') return [];
+      if (state.status === 'removed' || state.sync === 'synced') return [];
       const { type: _type, ...data } = command;
       return [{ type: 'InvoiceSynced', data }];
     }
     case 'RecordInvoiceSyncFailed':
       if (state.status === 'none') throw new DomainError('not_found', 'invoice_not_found', 'No such invoice.');
-      if (state.sync === 'synced') return [];
+      if (state.status === 'removed' || state.sync === 'synced') return [];
       return [{ type: 'InvoiceSyncFailed', data: { invoiceId: command.invoiceId, error: command.error } }];
+    case 'RecordInvoiceRemoved': {
+      if (state.status === 'none') throw new DomainError('not_found', 'invoice_not_found', 'No such invoice.');
+      if (state.status === 'removed') return [];
+      const { type: _type, ...data } = command;
+      return [{ type: 'InvoiceRemoved', data }];
+    }
     case 'RequestInvoiceSyncRetry':
       if (state.status === 'none') throw new DomainError('not_found', 'invoice_not_found', 'No such invoice.');
-      if (state.sync !== 'failed') {
-        throw new DomainError('conflict', 'invoice_sync_not_failed', `Only an invoice the accounting system refused can be retried; this one is ${state.sync}.`);
+      if (state.status === 'removed' || state.sync !== 'failed') {
+        const now = state.status === 'removed' ? state.removal : state.sync;
+        throw new DomainError('conflict', 'invoice_sync_not_failed', `Only an invoice the accounting system refused can be retried; this one is ${now}.`);
       }
       return [{ type: 'InvoiceSyncRetryRequested', data: { invoiceId: command.invoiceId } }];
     case 'RecordInvoiceStatusObserved': {

@@ -63,13 +63,16 @@ const statusObserved = z.object({
   /** The accounting system's own change time, so the same sighting is recognised again. */
   updatedAt: z.string(),
 });
+/** Ending a subscription voided (approved) or deleted (any other) the invoice in the accounting system. */
+const removed = z.object({ invoiceId: z.string(), status: z.enum(['voided', 'deleted']) });
 
 export type InvoiceRaised = { type: 'InvoiceRaised'; data: z.infer<typeof raised> };
 export type InvoiceSynced = { type: 'InvoiceSynced'; data: z.infer<typeof synced> };
 export type InvoiceSyncFailed = { type: 'InvoiceSyncFailed'; data: z.infer<typeof syncFailed> };
 export type InvoiceSyncRetryRequested = { type: 'InvoiceSyncRetryRequested'; data: z.infer<typeof syncRetryRequested> };
 export type InvoiceStatusObserved = { type: 'InvoiceStatusObserved'; data: z.infer<typeof statusObserved> };
-export type InvoiceEvent = InvoiceRaised | InvoiceSynced | InvoiceSyncFailed | InvoiceSyncRetryRequested | InvoiceStatusObserved;
+export type InvoiceRemoved = { type: 'InvoiceRemoved'; data: z.infer<typeof removed> };
+export type InvoiceEvent = InvoiceRaised | InvoiceSynced | InvoiceSyncFailed | InvoiceRemoved | InvoiceSyncRetryRequested | InvoiceStatusObserved;
 
 export const invoiceEventDefinitions: EventDefinition[] = [
   { type: 'InvoiceRaised', version: 1, schema: raised },
@@ -77,6 +80,7 @@ export const invoiceEventDefinitions: EventDefinition[] = [
   { type: 'InvoiceSyncFailed', version: 1, schema: syncFailed },
   { type: 'InvoiceSyncRetryRequested', version: 1, schema: syncRetryRequested },
   { type: 'InvoiceStatusObserved', version: 1, schema: statusObserved },
+  { type: 'InvoiceRemoved', version: 1, schema: removed },
 ];
 
 export const invoiceStream = (invoiceId: string): string => `invoice-${invoiceId}`;

@@ -13,7 +13,8 @@ export type FirstInvoiceInput = Readonly<{
   paymentTermsDays: number;
 }>;
 
-const line = (
+/** An invoice line priced net of its discount, carried to the accounting system as quantity 1 at the net amount. */
+export const netLine = (
   fields: Omit<InvoiceLine, 'amount' | 'discountAmount' | 'chargeAmount' | 'quantity' | 'unitAmount' | 'account'>,
   amount: Money,
   discount: Money,
@@ -42,7 +43,7 @@ export const firstInvoice = (input: FirstInvoiceInput): InvoiceRaised['data'] =>
   );
   const periodStartDate = subscription.currentPeriodStart;
   const lines: InvoiceLine[] = [
-    line(
+    netLine(
       {
         lineId: input.lineIds[0]!,
         type: 'subscription',
@@ -59,7 +60,7 @@ export const firstInvoice = (input: FirstInvoiceInput): InvoiceRaised['data'] =>
     ),
     ...subscription.firstInvoiceCharges.map((charge, i) => {
       const amount = parseMoney(charge.price) * BigInt(charge.quantity);
-      return line(
+      return netLine(
         {
           lineId: input.lineIds[i + 1]!,
           type: 'charge',

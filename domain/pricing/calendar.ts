@@ -5,41 +5,52 @@ export type Interval = Readonly<{ unit: IntervalUnit; count: number }>;
 export type Period = Readonly<{ start: string; end: string }>;
 
 const DATE = 'yyyy-MM-dd';
-const parse = (date: string): DateTime => DateTime.fromISO(date, { zone: 'UTC' });
+const WIDE_DATE = /^(\d{4,6})-(\d{2})-(\d{2})$/;
+// Years past 9999 print with five digits; they are read back as the same dates, so they compare as dates.
+const parse = (date: string): DateTime => {
+  const wide = WIDE_DATE.exec(date);
+  return wide
+    ? DateTime.fromObject({ year: Number(wide[1]), month: Number(wide[2]), day: Number(wide[3]) }, { zone: 'UTC' })
+    : DateTime.fromISO(date, { zone: 'UTC' });
+};
 const print = (date: DateTime): string => date.toFormat(DATE);
+
+const PLURAL = { day: 'days', week: 'weeks', month: 'months', year: 'years' } as const;
+
+const startAfter = (base: DateTime, interval: Interval, n: number): DateTime => base.plus({ [PLURAL[interval.unit]]: n * interval.count });
 
 /**
  * The start of the n-th billing period after the anchor, always computed from the anchor so month
  * ends clamp without drifting: 31 Jan → 28/29 Feb → 31 Mar.
  */
-export const periodStart = (anchor: string, interval: Interval, n: number): string => {
-  const steps = n * interval.count;
+export const periodStart = (anchor: string, interval: Interval, n: number): string => print(startAfter(parse(anchor), interval, n));
+
+/**
+ * The period holding a date (on or after the anchor): start inclusive, end exclusive (the renewal
+ * date). The index comes from the calendar difference in the interval's unit, then moves at most
+ * two steps either way (a clamped month end can put it one off), so the work never depends on how
+ * far apart the dates are. Dates are compared as instants, never as strings.
+ */
+export const periodContaining = (anchor: string, interval: Interval, date: string): Period & { index: number } => {
   const base = parse(anchor);
-  switch (interval.unit) {
-    case 'day':
-      return print(base.plus({ days: steps }));
-    case 'week':
-      return print(base.plus({ weeks: steps }));
-    case 'month':
-      return print(base.plus({ months: steps }));
-    case 'year':
-      return print(base.plus({ years: steps }));
-    default: {
-      const exhaustive: never = interval.unit;
-      return exhaustive;
-    }
-  }
+  const target = parse(date);
+  const elapsed = Math.floor(target.diff(base, PLURAL[interval.unit]).as(PLURAL[interval.unit]));
+  let n = Math.max(0, Math.floor(elapsed / interval.count));
+  for (let step = 0; step < 2 && startAfter(base, interval, n + 1) <= target; step++) n++;
+  for (let step = 0; step < 2 && n > 0 && startAfter(base, interval, n) > target; step++) n--;
+  return { index: n, start: print(startAfter(base, interval, n)), end: print(startAfter(base, interval, n + 1)) };
 };
 
-/** The period holding a date (on or after the anchor): start inclusive, end exclusive (the renewal date). */
-export const periodContaining = (anchor: string, interval: Interval, date: string): Period & { index: number } => {
-  const days = Math.max(0, Math.floor(parse(date).diff(parse(anchor), 'days').days));
-  const approxDays = { day: 1, week: 7, month: 28, year: 365 }[interval.unit] * interval.count;
-  let n = Math.max(0, Math.floor(days / approxDays) - 1);
-  while (periodStart(anchor, interval, n + 1) <= date) n++;
-  while (n > 0 && periodStart(anchor, interval, n) > date) n--;
-  return { index: n, start: periodStart(anchor, interval, n), end: periodStart(anchor, interval, n + 1) };
-};
+/** The range of calendar dates the API accepts and computes; a date outside it is refused, never printed. */
+export const FIRST_DATE = '1970-01-01';
+export const LAST_DATE = '9999-12-31';
+
+/** Orders two calendar dates as dates (negative, zero, positive), whatever the width of their years. */
+export const compareDates = (a: string, b: string): number => parse(a).toMillis() - parse(b).toMillis();
+
+/** A date from FIRST_DATE to LAST_DATE (a computed one may print with five digits and fall outside). */
+export const isDateInRange = (text: string): boolean =>
+  WIDE_DATE.test(text) && parse(text).isValid && compareDates(text, FIRST_DATE) >= 0 && compareDates(text, LAST_DATE) <= 0;
 
 export const daysBetween = (start: string, end: string): number => Math.round(parse(end).diff(parse(start), 'days').days);
 
@@ -53,7 +64,8 @@ export const dateIn = (instant: string, timezone: string): string =>
 export const startOfDate = (date: string, timezone: string): string =>
   DateTime.fromISO(date, { zone: timezone }).startOf('day').toUTC().toISO()!;
 
-export const isCalendarDate = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(text) && parse(text).isValid;
+/** A `YYYY-MM-DD` date the API accepts: a real date from FIRST_DATE to LAST_DATE. */
+export const isCalendarDate = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(text) && isDateInRange(text);
 
 export const addDaysToInstant = (instant: string, days: number): string =>
   DateTime.fromISO(instant, { zone: 'UTC' }).plus({ days }).toUTC().toISO()!;

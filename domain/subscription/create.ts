@@ -12,6 +12,7 @@ import {
 import { dateIn, type Interval, periodContaining, periodStart } from '../pricing/calendar';
 import { parsePercent } from '../pricing/percent';
 import { DomainError } from '../shared/domain-error';
+import { withinCreationLimits } from './creation-limits';
 import type { SubscriptionCreatedData } from './events';
 
 /** The customer a request names: found (with its status), or not yet imported. */
@@ -127,7 +128,7 @@ export const decideCreation = (command: CreateSubscription): SubscriptionCreated
   }
   const interval: Interval = plan.interval;
   const current = periodContaining(startDate, interval, startDate > today ? startDate : today);
-  return {
+  return withinCreationLimits(request.meters, {
     subscriptionId: command.subscriptionId,
     organisationId: organisation.organisationId,
     customerId: command.customer.id,
@@ -170,5 +171,5 @@ export const decideCreation = (command: CreateSubscription): SubscriptionCreated
       quantity,
       applyDiscount,
     })),
-  };
+  });
 };

@@ -1,21 +1,43 @@
 import type { Decider } from '../shared/decider';
+import { DomainError } from '../shared/domain-error';
+import { type ChangeUnits, decideUnitChange } from './change-units';
 import { type CreateSubscription, decideCreation } from './create';
-import type { SubscriptionCreatedData, SubscriptionEvent } from './events';
+import { decideEnd, type EndSubscription } from './end';
+import type { SubscriptionEvent } from './events';
+import { evolveLifecycle, type ExistingSubscription, initialLifecycle, type SubscriptionState } from './lifecycle';
+import { decideRestore, type RestoreSubscription } from './restore';
 
-export type SubscriptionState = { status: 'none' } | { status: 'pending' | 'active'; subscription: SubscriptionCreatedData };
+export type { SubscriptionState } from './lifecycle';
 
-export type SubscriptionCommand = CreateSubscription;
+export type SubscriptionCommand = CreateSubscription | ChangeUnits | EndSubscription | RestoreSubscription;
 
-const evolve = (_state: SubscriptionState, event: SubscriptionEvent): SubscriptionState => {
+const evolve = (state: SubscriptionState, event: SubscriptionEvent): SubscriptionState => {
   switch (event.type) {
     case 'SubscriptionCreated':
-      return { status: event.data.status, subscription: event.data };
+      return { status: event.data.status, subscription: event.data, life: initialLifecycle(event.data) };
+    case 'SubscriptionUnitsChanged':
+    case 'SubscriptionRenewalInvoiceRaised':
+    case 'SubscriptionEndScheduled':
+    case 'SubscriptionEnded':
+    case 'SubscriptionRestored':
+      return state.status === 'none' ? state : evolveLifecycle(state, event);
     default: {
-      const exhaustive: never = event.type;
+      const exhaustive: never = event;
       return exhaustive;
     }
   }
 };
+
+/** The subscription a change names, or its 404 (another organisation's ids included). */
+const requireSubscription = (state: SubscriptionState, organisationId: string): ExistingSubscription => {
+  if (state.status === 'none' || state.subscription.organisationId !== organisationId) {
+    throw new DomainError('not_found', 'subscription_not_found', 'No such subscription.', 'id');
+  }
+  return state;
+};
+
+/** A retry of a change already made (same request-derived id) decides nothing: its handler answers the change made. */
+const alreadyDone = (state: ExistingSubscription, operationId: string): boolean => operationId in state.life.operations;
 
 const decide = (command: SubscriptionCommand, state: SubscriptionState): SubscriptionEvent[] => {
   switch (command.type) {
@@ -23,8 +45,23 @@ const decide = (command: SubscriptionCommand, state: SubscriptionState): Subscri
       // The id derives from the API key and the Idempotency-Key: a retry finds the subscription made.
       if (state.status !== 'none') return [];
       return [{ type: 'SubscriptionCreated', data: decideCreation(command) }];
+    case 'ChangeUnits': {
+      const existing = requireSubscription(state, command.organisation.organisationId);
+      if (alreadyDone(existing, command.changeId)) return [];
+      return [{ type: 'SubscriptionUnitsChanged', data: decideUnitChange(command, existing) }];
+    }
+    case 'EndSubscription': {
+      const existing = requireSubscription(state, command.organisation.organisationId);
+      if (alreadyDone(existing, command.operationId)) return [];
+      return [decideEnd(command, existing)];
+    }
+    case 'RestoreSubscription': {
+      const existing = requireSubscription(state, command.organisationId);
+      if (alreadyDone(existing, command.operationId)) return [];
+      return [decideRestore(command, existing)];
+    }
     default: {
-      const exhaustive: never = command.type;
+      const exhaustive: never = command;
       return exhaustive;
     }
   }

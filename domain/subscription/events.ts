@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { intervalSchema, METER_MODELS, PLAN_TYPES, tierSchema } from '../catalogue/types';
 import type { EventDefinition } from '../shared/event-definition';
+import { type LifecycleEvent, lifecycleEventDefinitions } from './lifecycle-events';
 
 /** The prices a subscription bills by, fixed when it was created (CPI and plan changes move them later). */
 export const pricingSnapshot = z.object({
@@ -65,8 +66,11 @@ const created = z.object({
 
 export type SubscriptionCreatedData = z.infer<typeof created>;
 export type SubscriptionCreated = { type: 'SubscriptionCreated'; data: SubscriptionCreatedData };
-export type SubscriptionEvent = SubscriptionCreated;
+export type SubscriptionEvent = SubscriptionCreated | LifecycleEvent;
 
-export const subscriptionEventDefinitions: EventDefinition[] = [{ type: 'SubscriptionCreated', version: 1, schema: created }];
+export const subscriptionEventDefinitions: EventDefinition[] = [
+  { type: 'SubscriptionCreated', version: 1, schema: created },
+  ...lifecycleEventDefinitions,
+];
 
 export const subscriptionStream = (subscriptionId: string): string => `subscription-${subscriptionId}`;

@@ -1,3 +1,4 @@
+import type { CreditNoteState } from '../credit-note/decider';
 import type { CustomerState } from '../customer/decider';
 import type { InvoiceState } from '../invoice/decider';
 import type { SubscriptionState } from '../subscription/decider';
@@ -19,7 +20,7 @@ export const invoiceObject = (state: InvoiceState): TrackedObject | null =>
     : {
         id: state.invoice.invoiceId,
         object: 'invoice',
-        status: state.observed?.status ?? 'not_in_external',
+        status: state.status === 'removed' ? state.removal : (state.observed?.status ?? 'not_in_external'),
         customer: state.invoice.customerId,
         subscription: state.invoice.subscriptionId,
         number: state.number,
@@ -39,9 +40,23 @@ export const subscriptionObject = (state: SubscriptionState): TrackedObject | nu
         status: state.status,
         customer: state.subscription.customerId,
         plan: state.subscription.planId,
-        units: state.subscription.units,
+        units: state.life.units,
         renewal_date: state.subscription.renewalDate,
-        end_date: state.subscription.endDate,
+        end_date: state.life.endDate,
+        cancel_at_period_end: state.life.cancelAtPeriodEnd,
+      };
+
+export const creditNoteObject = (state: CreditNoteState): TrackedObject | null =>
+  state.status === 'none'
+    ? null
+    : {
+        id: state.creditNote.creditNoteId,
+        object: 'credit_note',
+        customer: state.creditNote.customerId,
+        subscription: state.creditNote.subscriptionId,
+        total: state.creditNote.subtotal,
+        remaining_credit: state.remainingCredit,
+        accounting_sync_status: state.sync,
       };
 
 const changedFrom = (before: TrackedObject, after: TrackedObject): Record<string, unknown> => {
@@ -73,6 +88,23 @@ export const webhookEventsOf = (eventType: string, before: TrackedObject | null,
       return updated('customer.updated', before, after);
     case 'SubscriptionCreated':
       return created('subscription.created', after);
+    // The API document's operations table: ending at period end and restoring are subscription.updated.
+    case 'SubscriptionUnitsChanged':
+    case 'SubscriptionEndScheduled':
+    case 'SubscriptionRestored':
+    case 'SubscriptionRenewalInvoiceRaised':
+      return updated('subscription.updated', before, after);
+    case 'SubscriptionEnded':
+      return updated('subscription.ended', before, after);
+    case 'CreditNoteRaised':
+      return created('credit_note.created', after);
+    case 'CreditNoteSynced':
+    case 'CreditNoteSyncFailed':
+    case 'CreditNoteAllocated':
+      return updated('credit_note.updated', before, after);
+    case 'InvoiceRemoved':
+      if (after?.status === 'deleted') return [{ type: 'invoice.deleted', object: after }];
+      return updated('invoice.voided', before, after);
     case 'InvoiceRaised':
       return created('invoice.created', after);
     case 'InvoiceSynced':

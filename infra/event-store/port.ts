@@ -16,6 +16,8 @@ export type EventMetadata = Readonly<{
   requestId: string | null;
   causationId: string | null;
   correlationId: string | null;
+  /** Fingerprint (method, path, body) of the request that caused it, where its Idempotency-Key made it matter. */
+  requestFingerprint?: string;
 }>;
 
 export type NewEvent = Readonly<{

@@ -28,6 +28,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         expires_ms INTEGER NOT NULL,
         PRIMARY KEY (scope, key)
       );
+      -- Every begin prunes expired records: without this index that is a scan of the whole table.
+      CREATE INDEX IF NOT EXISTS idempotency_records_expires ON idempotency_records (expires_ms);
     `);
     const find = db.prepare<[string, string], Row>(
       'SELECT fingerprint, token, response, expires_ms FROM idempotency_records WHERE scope = ? AND key = ?',

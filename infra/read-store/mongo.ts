@@ -107,7 +107,7 @@ export class MongoReadStore implements ReadStore {
     let page = filter;
     if (query.startingAfter !== undefined) {
       const id = query.startingAfter;
-      const start = await this.coll(collection).findOne({ $and: [filter, { _id: id }] });
+      const start = await this.coll(collection).findOne({ $and: [toFilter(query.cursorWhere), { _id: id }] });
       if (!start) throw new UnknownCursor(id);
       // A missing field sorts as null; undefined would be dropped from the query instead.
       const value = valueAt(start, order) ?? null;

@@ -12,8 +12,13 @@ export type FindQuery = Readonly<{
   /** Newest first: descending on this field, ties broken by descending id. */
   orderBy: string;
   limit: number;
-  /** Id of the last document of the previous page. */
+  /**
+   * Id of the last document of the previous page. It is a position, not a member of the filter:
+   * the page continues after that document's place in the order even if it no longer meets `where`.
+   */
   startingAfter?: string;
+  /** What the `startingAfter` document must meet (its owner, say); without it, any document of the collection. */
+  cursorWhere?: readonly Condition[];
 }>;
 
 export type Page<T> = Readonly<{ data: T[]; hasMore: boolean }>;

@@ -96,8 +96,9 @@ export class SqliteReadStore implements ReadStore {
     let cursorSql = '1';
     const cursorParams: SqlValue[] = [];
     if (query.startingAfter !== undefined) {
-      const cursor = this.prepare<SqlValue[], { sort: SqlValue }>(`SELECT ${order} AS sort FROM ${name} WHERE id = ? AND ${where.sql}`)
-        .get(query.startingAfter, ...where.params);
+      const scope = whereClause(query.cursorWhere);
+      const cursor = this.prepare<SqlValue[], { sort: SqlValue }>(`SELECT ${order} AS sort FROM ${name} WHERE id = ? AND ${scope.sql}`)
+        .get(query.startingAfter, ...scope.params);
       if (!cursor) throw new UnknownCursor(query.startingAfter);
       cursorSql = `(${order} < ? OR (${order} = ? AND id < ?))`;
       cursorParams.push(cursor.sort, cursor.sort, query.startingAfter);

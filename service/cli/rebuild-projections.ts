@@ -1,6 +1,6 @@
 import { loadConfig } from '../../infra/config';
 import { createLogger } from '../../infra/logger';
-import { runningService } from '../../infra/service-lock';
+import { DataDirectoryInUse, lockDataDirectory } from '../../infra/service-lock';
 import { openServices } from '../services';
 import { progressBar } from './progress-bar';
 
@@ -10,9 +10,13 @@ import { progressBar } from './progress-bar';
  */
 const main = async (): Promise<void> => {
   const config = loadConfig();
-  const pid = runningService(config.DATA_DIR);
-  if (pid !== null) {
-    process.stderr.write(`the service (pid ${pid}) is running on ${config.DATA_DIR}: stop it before rebuilding\n`);
+  // The same lock the service holds: a rebuild never runs under a live service, nor a service under a rebuild.
+  let lock;
+  try {
+    lock = lockDataDirectory(config.DATA_DIR, 'projections:rebuild');
+  } catch (error) {
+    if (!(error instanceof DataDirectoryInUse)) throw error;
+    process.stderr.write(`${error.message}: stop it before rebuilding\n`);
     process.exit(3);
   }
   const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
@@ -31,6 +35,7 @@ const main = async (): Promise<void> => {
   );
   bar.finish(events);
   await services.close();
+  lock.release();
 };
 
 main().catch((error: unknown) => {

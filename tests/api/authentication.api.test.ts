@@ -50,6 +50,23 @@ describe('public API: authentication and scopes', () => {
     expectError(await organisation(headers), 401, 'authentication_error', 'invalid_api_key');
   });
 
+  it('checks the key before reading the body: no valid key is 401 invalid_api_key whatever the body', async () => {
+    const unknown = { Authorization: `Bearer service_live_${'A'.repeat(32)}` };
+    const raw = (headers: Record<string, string>, text: string) =>
+      request(service.app).post('/v1/customers').set(headers).set('Content-Type', 'application/json').send(text);
+    expectError(await raw(unknown, '{"code": "X",'), 401, 'authentication_error', 'invalid_api_key');
+    expectError(await raw({}, '{"code": "X",'), 401, 'authentication_error', 'invalid_api_key');
+    expectError(await raw(unknown, JSON.stringify({ name: 'x'.repeat(500_000) })), 401, 'authentication_error', 'invalid_api_key');
+    const admin = await request(service.app).post('/admin/v1/organisations').set('Content-Type', 'application/json').send('{"name":');
+    expectError(admin, 401, 'authentication_error', 'invalid_api_key');
+  });
+
+  it('checks the scope before reading the body: 403 insufficient_scope for a malformed body', async () => {
+    const key = await createKey(service, live.id, []);
+    const response = await request(service.app).post('/v1/customers').set(key.auth).set('Content-Type', 'application/json').send('{"code":');
+    expectError(response, 403, 'permission_error', 'insufficient_scope');
+  });
+
   it('refuses a revoked key with 401 api_key_revoked', async () => {
     const key = await createKey(service, live.id, []);
     expect((await organisation(key.auth)).status).toBe(200);

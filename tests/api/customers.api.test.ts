@@ -87,6 +87,31 @@ describe('customers', () => {
     expectError(await request(service.app).get('/v1/customers/cus_nope').set(auth), 404, 'not_found', 'customer_not_found');
   });
 
+  it('pages on after a customer that left the filter: starting_after is a position, not a filter member', async () => {
+    const org = await createOrganisation(service, { name: 'Paging', can_create_accounting_contacts: true });
+    await connectAccounting(service, org.id);
+    const key = (await createKey(service, org.id, ['customers:read', 'customers:write'])).auth;
+    for (const code of ['PG-1', 'PG-2', 'PG-3']) {
+      expect((await request(service.app).post('/v1/customers').set(key).send({ code, name: `Paging ${code}` })).status).toBe(201);
+    }
+    const list = (query: string) => request(service.app).get(`/v1/customers?${query}`).set(key);
+    const ids = (response: request.Response) => response.body.data.map((c: { id: string }) => c.id) as string[];
+    const order = ids(await list('status=active'));
+    expect(order).toHaveLength(3);
+    const first = await list('status=active&limit=1');
+    expect(ids(first)).toEqual([order[0]]);
+    // The last object of the page turns inactive before the next page is asked for.
+    await request(service.app).patch(`/admin/v1/organisations/${org.id}/customers/${order[0]}`).set(service.admin).send({ status: 'inactive' });
+    const next = await list(`status=active&limit=1&starting_after=${order[0]}`);
+    expect(next.status).toBe(200);
+    expect(ids(next)).toEqual([order[1]]);
+    expect(next.body.has_more).toBe(true);
+    // An id that is not the caller's, or not a customer, is still 422 naming starting_after.
+    const elsewhere = (await request(service.app).get('/v1/customers?limit=1').set(auth)).body.data[0].id as string;
+    expectError(await list(`starting_after=${elsewhere}`), 422, 'invalid_request_error', 'invalid_parameter', 'starting_after');
+    expectError(await list(`starting_after=${org.id}`), 422, 'invalid_request_error', 'invalid_parameter', 'starting_after');
+  });
+
   it.each([
     [{ name: 'No code' }, 'code'],
     [{ code: '', name: 'Empty' }, 'code'],
@@ -112,6 +137,13 @@ describe('customers', () => {
     expectError(await create(body), 422, 'invalid_request_error', 'invalid_parameter', param);
     expect(await customerCount()).toBe(before);
     expect(await ledger().findContactByNumber('OK-1')).toBeNull();
+  });
+
+  it.each([[' '], ['   '], ['\t\n']])('refuses the blank name %j with 422 naming name, never a 502 from the accounting system: names are not blank', async (name) => {
+    const before = await customerCount();
+    expectError(await create({ code: 'BLANK-1', name }), 422, 'invalid_request_error', 'invalid_parameter', 'name');
+    expect(await customerCount()).toBe(before);
+    expect(await ledger().findContactByNumber('BLANK-1')).toBeNull();
   });
 
   it('answers 400 invalid_json, 413 payload_too_large and 422 for a body that is not an object', async () => {

@@ -54,7 +54,22 @@ describe('OpenAPI documents', () => {
     const publicDocument = (await request(service.app).get('/v1/openapi.json')).body;
     const adminDocument = (await request(service.app).get('/admin/v1/openapi.json')).body;
     expect(Object.keys(publicDocument.components.schemas).sort()).toEqual(
-      ['Charge', 'CreatedSubscription', 'Customer', 'Error', 'Invoice', 'InvoiceLine', 'Plan', 'PlanMeter', 'PublicOrganisation', 'Subscription', 'Tier'],
+      [
+        'ChangedSubscription',
+        'Charge',
+        'CreatedSubscription',
+        'CreditNote',
+        'Customer',
+        'Error',
+        'Invoice',
+        'InvoiceLine',
+        'Plan',
+        'PlanMeter',
+        'PublicOrganisation',
+        'Subscription',
+        'Tier',
+        'UnitChange',
+      ],
     );
     expect(Object.keys(adminDocument.components.schemas).sort()).toEqual(
       ['AccountingConnection', 'ApiKey', 'Charge', 'CreatedApiKey', 'Customer', 'Error', 'Invoice', 'InvoiceLine', 'Meter', 'Organisation', 'Plan', 'PlanMeter', 'Tier', 'WebhookDelivery', 'WebhookEndpoint', 'WebhookEndpointWithSecret', 'WorkersStatus'],

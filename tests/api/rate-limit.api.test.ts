@@ -69,6 +69,30 @@ describe('public API: rate limit', () => {
     clock.advance(60_000);
   });
 
+  it('counts an authenticated 400 invalid_json and 413 payload_too_large like any other request, with the headers', async () => {
+    const { auth } = await createKey(service, organisationId, ['customers:write']);
+    const raw = (text: string) => request(service.app).post('/v1/customers').set(auth).set('Content-Type', 'application/json').send(text);
+    const malformed = await raw('{"code": "X",');
+    expectError(malformed, 400, 'invalid_request_error', 'invalid_json');
+    expect(headers(malformed)).toEqual({ limit: '120', remaining: '119', reset: '60' });
+    const oversized = await raw(JSON.stringify({ code: 'BIG', name: 'x'.repeat(100_001) }));
+    expectError(oversized, 413, 'invalid_request_error', 'payload_too_large');
+    expect(headers(oversized)).toEqual({ limit: '120', remaining: '118', reset: '60' });
+    expect((await call(auth)).headers['ratelimit-remaining']).toBe('117');
+    clock.advance(60_000);
+  });
+
+  it('sends the headers on the OpenAPI document, which needs no key and counts nothing', async () => {
+    const { auth } = await createKey(service, organisationId, []);
+    const anonymous = await request(service.app).get('/v1/openapi.json');
+    expect(anonymous.status).toBe(200);
+    expect(headers(anonymous)).toEqual({ limit: '120', remaining: '120', reset: '0' });
+    const withKey = await request(service.app).get('/v1/openapi.json').set(auth);
+    expect(headers(withKey)).toEqual({ limit: '120', remaining: '120', reset: '0' });
+    expect((await call(auth)).headers['ratelimit-remaining']).toBe('119');
+    clock.advance(60_000);
+  });
+
   it('sends the headers on answers to callers without a valid key, counting nothing', async () => {
     const response = await request(service.app).get('/v1/organisation');
     expect(response.status).toBe(401);

@@ -1,8 +1,9 @@
 import request from 'supertest';
+import { requestFingerprint } from '../../api/public/idempotency';
 import { createSubscription } from '../../commands/subscription/create-subscription';
 import { fixedClock } from '../../infra/clock/clock';
 import { expectError } from '../support/api-assertions';
-import { defineCatalogue } from '../support/catalogue-fixtures';
+import { billingOrganisation, defineCatalogue } from '../support/catalogue-fixtures';
 import { accountingControl, connectAccounting, createKey, createOrganisation } from '../support/fixtures';
 import { startTestService, tempDir, type TestService } from '../support/test-service';
 
@@ -18,13 +19,7 @@ describe('subscriptions: creation, first invoice, reads', () => {
   let n = 0;
   beforeAll(async () => {
     service = await startTestService(tempDir('subscriptions'), { clock });
-    orgId = (await createOrganisation(service, { can_create_accounting_contacts: true })).id;
-    tenantId = await connectAccounting(service, orgId);
-    catalogue = await defineCatalogue(service, orgId);
-    const key = await createKey(service, orgId, ['subscriptions:read', 'subscriptions:write', 'invoices:read', 'customers:write']);
-    auth = key.auth;
-    keyId = key.id;
-    await request(service.app).post('/v1/customers').set(auth).send({ code: 'C1', name: 'Customer One' });
+    ({ orgId, tenantId, catalogue, auth, keyId } = await billingOrganisation(service, ['subscriptions:read', 'subscriptions:write', 'invoices:read', 'customers:write']));
   });
   afterAll(async () => {
     await service.close();
@@ -224,6 +219,36 @@ describe('subscriptions: creation, first invoice, reads', () => {
     expect(reused.body.customer).toBe(response.body.customer);
   });
 
+  it.each([
+    ['a quote', 'QU"OTE'],
+    ['an apostrophe', "APOS'"],
+    ['a backslash', 'BACK\\SLASH'],
+    ['a leading space', ' LEAD'],
+    ['a trailing space', 'TRAIL '],
+    ['a control character', 'TAB\tCODE'],
+  ])('holds customer_code sent with create_customer to the customer code rules: %s is 422 naming customer_code', async (_label, code) => {
+    const before = await service.services.store.headPosition();
+    const response = await post({ customer_code: code, create_customer: { name: `Rule ${code}` }, plan_code: 'flat' });
+    expectError(response, 422, 'invalid_request_error', 'invalid_parameter', 'customer_code');
+    expect(await service.services.store.headPosition()).toBe(before);
+    expect(await service.services.accounting.tenant(tenantId).findContactByNumber(code)).toBeNull();
+  });
+
+  it('only looks a customer up by a customer_code sent without create_customer: a code no customer can have is 404', async () => {
+    expectError(await post({ customer_code: ' C1', plan_code: 'flat' }), 404, 'not_found', 'customer_not_found', 'customer_code');
+  });
+
+  it.each([
+    ['a blank name', { name: ' ' }],
+    ['a name of whitespace', { name: '\t\n ' }],
+  ])('refuses %s in create_customer with 422 naming create_customer.name: names are not blank', async (_label, createCustomer) => {
+    const before = await service.services.store.headPosition();
+    const response = await post({ customer_code: 'BLANK-1', create_customer: createCustomer, plan_code: 'flat' });
+    expectError(response, 422, 'invalid_request_error', 'invalid_parameter', 'create_customer.name');
+    expect(await service.services.store.headPosition()).toBe(before);
+    expect(await service.services.accounting.tenant(tenantId).findContactByNumber('BLANK-1')).toBeNull();
+  });
+
   it('needs an Idempotency-Key, replays the same response, and refuses the key for another request', async () => {
     expectError(await request(service.app).post('/v1/subscriptions').set(auth).send({ customer_code: 'C1', plan_code: 'flat' }), 422, 'invalid_request_error', 'idempotency_key_required');
     const first = await post({ customer_code: 'C1', plan_code: 'flat' }, 'replay-key');
@@ -254,13 +279,31 @@ describe('subscriptions: creation, first invoice, reads', () => {
     expect(invoices.body.data).toHaveLength(1);
   });
 
+  it('leaves the invoice pending, not failed, when the accounting system is down: an outage is not a refusal', async () => {
+    // Every attempt the HTTP client makes (the first and its retries) gets a 5xx.
+    await accountingControl(service, '/faults', { kind: '5xx', pathPrefix: `/tenants/${tenantId}/invoices`, method: 'POST', count: 10 });
+    const before = (await ledgerInvoices()).length;
+    const response = await post({ customer_code: 'C1', plan_code: 'flat' }, 'outage-push');
+    expect(response.status).toBe(201);
+    expect(response.body.invoice).toMatchObject({
+      status: 'not_in_external',
+      number: null,
+      accounting: { sync_status: 'pending', invoice_id: null, sync_error: null },
+    });
+    const events = await service.services.store.readStream(`invoice-${response.body.invoice.id}`);
+    expect(events.map((e) => e.type)).toEqual(['InvoiceRaised']);
+    const replay = await post({ customer_code: 'C1', plan_code: 'flat' }, 'outage-push');
+    expect(replay.body).toEqual(response.body);
+    expect(await ledgerInvoices()).toHaveLength(before);
+  });
+
   it('returns the existing subscription after a crash between saving and answering, with one invoice', async () => {
     const body = { customer_code: 'C1', plan_code: 'seats', units: 4 };
     // The work is done as the request would have done it, but no answer was stored: the process died.
     const done = await createSubscription(
       service.services,
       { actor: { type: 'api_key', id: keyId }, requestId: 'req_crashed' },
-      { organisationId: orgId, apiKeyId: keyId, idempotencyKey: 'crash-key' },
+      { organisationId: orgId, apiKeyId: keyId, idempotencyKey: 'crash-key', requestFingerprint: requestFingerprint('POST', '/v1/subscriptions', body) },
       {
         customerCode: 'C1',
         createCustomer: null,
@@ -270,8 +313,10 @@ describe('subscriptions: creation, first invoice, reads', () => {
       },
     );
     const before = (await ledgerInvoices()).length;
+    expectError(await post({ ...body, units: 5 }, 'crash-key'), 409, 'conflict', 'idempotency_conflict');
     const retried = await post(body, 'crash-key');
     expect(retried.status).toBe(201);
+    expect(retried.headers['idempotent-replayed']).toBe('true');
     expect(retried.body.id).toBe(done.subscriptionId);
     expect(retried.body.invoice.id).toBe(done.invoiceId);
     expect(await ledgerInvoices()).toHaveLength(before);
@@ -315,6 +360,47 @@ describe('subscriptions: creation, first invoice, reads', () => {
   });
 });
 
+describe('subscriptions: an Idempotency-Key reused after its 24 hours', () => {
+  const clock = fixedClock(new Date('2026-04-01T09:00:00.000Z'));
+  let service: TestService;
+  let tenantId: string;
+  let auth: { Authorization: string };
+  beforeAll(async () => {
+    service = await startTestService(tempDir('idempotency-lapsed'), { clock });
+    const orgId = (await createOrganisation(service, { can_create_accounting_contacts: true })).id;
+    tenantId = await connectAccounting(service, orgId);
+    await defineCatalogue(service, orgId);
+    auth = (await createKey(service, orgId, ['subscriptions:write', 'customers:write'])).auth;
+    await request(service.app).post('/v1/customers').set(auth).send({ code: 'L1', name: 'Lapsed One' });
+  });
+  afterAll(async () => {
+    await service.close();
+  });
+
+  const post = (body: object) => request(service.app).post('/v1/subscriptions').set(auth).set('Idempotency-Key', 'lapsing-key').send(body);
+  const ledgerInvoices = async () => (await service.services.accounting.tenant(tenantId).listUpdatedSince('1970-01-01T00:00:00.000Z')).invoices;
+
+  it('finds the old subscription: 409 idempotency_conflict for another request, the old answer for the same one', async () => {
+    const body = { customer_code: 'L1', plan_code: 'seats', units: 3 };
+    const first = await post(body);
+    expect(first.status).toBe(201);
+    const invoices = (await ledgerInvoices()).length;
+    clock.advance(24 * 60 * 60 * 1000 + 60_000);
+
+    const before = await service.services.store.headPosition();
+    const other = await post({ customer_code: 'L1', plan_code: 'flat' });
+    expectError(other, 409, 'conflict', 'idempotency_conflict');
+    expect(await service.services.store.headPosition()).toBe(before);
+
+    const same = await post({ units: 3, plan_code: 'seats', customer_code: 'L1' });
+    expect(same.status).toBe(201);
+    expect(same.headers['idempotent-replayed']).toBe('true');
+    expect(same.body).toEqual(first.body);
+    expect(await service.services.store.headPosition()).toBe(before);
+    expect(await ledgerInvoices()).toHaveLength(invoices);
+  });
+});
+
 describe('subscriptions: organisation rules', () => {
   let service: TestService;
   beforeAll(async () => {
@@ -331,6 +417,20 @@ describe('subscriptions: organisation rules', () => {
     const key = await createKey(service, org.id, ['subscriptions:write', 'customers:write']);
     return { org, auth: key.auth };
   };
+
+  it('answers type and range rules before the organisation, plan and customer; rules needing them after', async () => {
+    const { auth } = await setUp({}, false);
+    const post = (key: string, body: object) => request(service.app).post('/v1/subscriptions').set(auth).set('Idempotency-Key', key).send(body);
+    // The organisation is not connected (409), but the body's shape answers first.
+    expectError(await post('order-1', { customer_code: 'NOBODY', plan_code: 'nothing', units: -1 }), 422, 'invalid_request_error', 'invalid_parameter', 'units');
+    expectError(await post('order-2', { customer_code: 'NOBODY', plan_code: 'nothing', label: 'x'.repeat(256) }), 422, 'invalid_request_error', 'invalid_parameter', 'label');
+    expectError(await post('order-3', { customer_code: 'NOBODY', plan_code: 'flat', units: 2 }), 409, 'conflict', 'accounting_not_connected');
+    const connected = await setUp();
+    const postConnected = (key: string, body: object) => request(service.app).post('/v1/subscriptions').set(connected.auth).set('Idempotency-Key', key).send(body);
+    // Units on a flat fee plan is a rule about the plan: it waits for the plan and the customer.
+    expectError(await postConnected('order-4', { customer_code: 'NOBODY', plan_code: 'nothing', units: 2 }), 404, 'not_found', 'plan_not_found', 'plan_code');
+    expectError(await postConnected('order-5', { customer_code: 'NOBODY', plan_code: 'flat', units: 2 }), 404, 'not_found', 'customer_not_found', 'customer_code');
+  });
 
   it('raises no invoice in Setup Mode and refuses a future start date there', async () => {
     const { org, auth } = await setUp({ setup_mode: true, can_create_accounting_contacts: true });

@@ -168,7 +168,7 @@ describe('command handlers: given streams, when a command, then new events', () 
     });
     const request = { units: null, discountPercent: '0.00', invoiceReference: null, startDate: null, flatFeePrice: null, minimumUnits: null, meters: [], endAfterCycles: null, label: null, cpiEnabled: false };
     const create = (deps: Parameters<typeof createSubscription>[0] extends infer D ? Omit<D, 'accounting'> : never) =>
-      createSubscription({ ...deps, accounting: noAccounting }, specCaller, { organisationId: 'org_1', apiKeyId: 'key_1', idempotencyKey: 'k1' }, {
+      createSubscription({ ...deps, accounting: noAccounting }, specCaller, { organisationId: 'org_1', apiKeyId: 'key_1', idempotencyKey: 'k1', requestFingerprint: 'fp_1' }, {
         customerCode: 'C1',
         createCustomer: null,
         planCode: 'flat',

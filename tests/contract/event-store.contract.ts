@@ -18,7 +18,7 @@ export const describeEventStore = (name: string, open: () => Promise<EventStore>
 
     it('appends to a new stream and reads it back in order with data and metadata intact', async () => {
       const id = stream();
-      const metadata = testMetadata({ requestId: 'req_1', actor: { type: 'api_key', id: 'key_1' } });
+      const metadata = testMetadata({ requestId: 'req_1', actor: { type: 'api_key', id: 'key_1' }, requestFingerprint: 'f00d' });
       const result = await store.append(
         id,
         [

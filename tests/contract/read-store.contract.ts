@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ReadStore } from '../../infra/read-store/port';
+import type { Condition, ReadStore } from '../../infra/read-store/port';
 import { UnknownCursor } from '../../infra/read-store/unknown-cursor';
 
 type Item = { id: string; created: string; org: string; status: string; email: string | null; live: boolean };
@@ -78,36 +78,34 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
       expect(exact.data).toHaveLength(5);
     });
 
-    it('combines filters with paging', async () => {
+    it('combines filters with paging, continuing after a cursor that no longer meets the filter: a cursor is a position', async () => {
       await put([1, 2, 3, 4, 5, 6].map((n) => item(n)));
-      const first = await store.find<Item>(collection, {
-        where: [{ field: 'status', in: ['active'] }],
-        orderBy: 'created',
-        limit: 2,
-      });
+      const active = (page: { limit: number; startingAfter?: string; cursorWhere?: Condition[] }) =>
+        store.find<Item>(collection, { where: [{ field: 'status', in: ['active'] }], orderBy: 'created', ...page });
+      const first = await active({ limit: 2 });
       expect(first.data.map((d) => d.id)).toEqual(['item_006', 'item_004']);
       expect(first.hasMore).toBe(true);
-      const second = await store.find<Item>(collection, {
-        where: [{ field: 'status', in: ['active'] }],
-        orderBy: 'created',
-        limit: 2,
-        startingAfter: 'item_004',
-      });
+      const second = await active({ limit: 2, startingAfter: 'item_004' });
       expect(second.data.map((d) => d.id)).toEqual(['item_002']);
       expect(second.hasMore).toBe(false);
+      // item_005 is inactive: the page goes on from its place in the order, among the active ones.
+      const fromInactive = await active({ limit: 5, startingAfter: 'item_005', cursorWhere: [{ field: 'org', eq: org }] });
+      expect(fromInactive.data.map((d) => d.id)).toEqual(['item_004', 'item_002']);
+      expect(fromInactive.hasMore).toBe(false);
     });
 
-    it('refuses a cursor that is not in the listed set', async () => {
+    it('refuses a cursor that is not in the collection or does not meet cursorWhere', async () => {
       await put([item(1), item(2)]);
       await expect(
         store.find(collection, { orderBy: 'created', limit: 2, startingAfter: 'item_999' }),
       ).rejects.toBeInstanceOf(UnknownCursor);
       await expect(
         store.find(collection, {
-          where: [{ field: 'status', eq: 'active' }],
+          where: [{ field: 'org', eq: 'org_other' }],
           orderBy: 'created',
           limit: 2,
           startingAfter: 'item_001',
+          cursorWhere: [{ field: 'org', eq: 'org_other' }],
         }),
       ).rejects.toBeInstanceOf(UnknownCursor);
     });

@@ -1,32 +1,15 @@
 import type { ChargeDefinition } from '../../domain/charge/events';
 import type { PlanDefinition } from '../../domain/catalogue/types';
 import { firstInvoice } from '../../domain/invoice/first-invoice';
-import type { OpenOrganisation } from '../../domain/organisation/decider';
-import { DEFAULT_SETTINGS } from '../../domain/organisation/settings';
 import type { CreateSubscription } from '../../domain/subscription/create';
 import { subscriptionDecider } from '../../domain/subscription/decider';
 import type { SubscriptionCreatedData, SubscriptionEvent } from '../../domain/subscription/events';
 import { deciderSpec } from '../support/decider-spec';
+import { openOrganisation, seatsPlan, subscriptionCreatedData } from '../support/subscription-fixtures';
 
 const spec = deciderSpec(subscriptionDecider);
 
-const plan: PlanDefinition = {
-  planId: 'plan_1',
-  organisationId: 'org_1',
-  code: 'seats',
-  name: 'Seats',
-  type: 'per_unit',
-  interval: { unit: 'month', count: 1 },
-  currency: 'GBP',
-  price: '10.0000',
-  minimumUnits: 2,
-  freeUnits: 0,
-  unitLabels: { singular: 'seat', plural: 'seats' },
-  allowsPriceOverride: false,
-  status: 'active',
-  tiers: [],
-  meters: [],
-};
+const plan: PlanDefinition = seatsPlan();
 const charge: ChargeDefinition = {
   chargeId: 'chg_1',
   organisationId: 'org_1',
@@ -39,17 +22,7 @@ const charge: ChargeDefinition = {
   status: 'active',
 };
 
-const organisation = (overrides: Partial<OpenOrganisation> = {}, settings: Partial<OpenOrganisation['settings']> = {}): OpenOrganisation => ({
-  status: 'open',
-  organisationId: 'org_1',
-  livemode: true,
-  liveOrganisationId: null,
-  settings: { ...DEFAULT_SETTINGS, name: 'Org', timezone: 'Australia/Sydney', defaultCurrency: 'GBP', canCreateAccountingContacts: true, ...settings },
-  sandboxId: null,
-  accounting: { tenantId: 't_1', accounts: [], revenueAccount: '200', usageRevenueAccount: null },
-  planLimits: { customers: null, subscriptions: null },
-  ...overrides,
-});
+const organisation = openOrganisation;
 
 const create = (overrides: Partial<CreateSubscription['request']> = {}, more: Partial<CreateSubscription> = {}): CreateSubscription => ({
   type: 'CreateSubscription',
@@ -79,36 +52,9 @@ const create = (overrides: Partial<CreateSubscription['request']> = {}, more: Pa
   ...more,
 });
 
-const created = (overrides: Partial<SubscriptionCreatedData> = {}): SubscriptionEvent => ({
+const created = (overrides: Partial<SubscriptionCreatedData> = {}): Extract<SubscriptionEvent, { type: 'SubscriptionCreated' }> => ({
   type: 'SubscriptionCreated',
-  data: {
-    subscriptionId: 'sub_1',
-    organisationId: 'org_1',
-    customerId: 'cus_1',
-    customerCode: 'C1',
-    planId: 'plan_1',
-    currency: 'GBP',
-    interval: { unit: 'month', count: 1 },
-    timezone: 'Australia/Sydney',
-    status: 'active',
-    startDate: '2026-02-01',
-    currentPeriodStart: '2026-02-01',
-    renewalDate: '2026-03-01',
-    endDate: null,
-    units: 5,
-    minimumUnits: 0,
-    discountPercent: '0.00',
-    invoiceReference: null,
-    label: null,
-    endAfterCycles: null,
-    cpiEnabled: false,
-    pricing: { planType: 'per_unit', price: '10.0000', freeUnits: 0, tiers: [] },
-    meters: [],
-    planName: 'Seats',
-    firstInvoiceId: 'inv_1',
-    firstInvoiceCharges: [],
-    ...overrides,
-  },
+  data: subscriptionCreatedData(overrides),
 });
 
 describe('subscription decider: creation', () => {

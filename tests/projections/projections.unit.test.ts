@@ -8,6 +8,7 @@ import { plansProjection } from '../../projections/plans';
 import { subscriptionsProjection } from '../../projections/subscriptions';
 import { projectionSpec } from '../support/projection-spec';
 import { organisationSettings } from '../support/organisation-fixtures';
+import { londonSubscription, londonSubscriptionDocument } from '../support/subscription-fixtures';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 const settings = organisationSettings;
@@ -153,67 +154,10 @@ describe('projections: given events, then documents', () => {
       .given([
         {
           type: 'SubscriptionCreated',
-          data: {
-            subscriptionId: 'sub_1',
-            organisationId: 'org_1',
-            customerId: 'cus_1',
-            customerCode: 'C1',
-            planId: 'plan_1',
-            currency: 'GBP',
-            interval: { unit: 'month', count: 1 },
-            timezone: 'Europe/London',
-            status: 'active',
-            startDate: '2026-01-01',
-            currentPeriodStart: '2026-01-01',
-            renewalDate: '2026-02-01',
-            endDate: null,
-            units: 5,
-            minimumUnits: 0,
-            discountPercent: '10.00',
-            invoiceReference: 'PO-1',
-            label: null,
-            endAfterCycles: null,
-            cpiEnabled: true,
-            pricing: { planType: 'per_unit', price: '10.0000', freeUnits: 0, tiers: [] },
-            meters: [],
-            planName: 'Seats',
-            firstInvoiceId: 'inv_1',
-            firstInvoiceCharges: [],
-          },
+          data: londonSubscription,
         },
       ])
-      .then('subscriptions', [
-        {
-          id: 'sub_1',
-          object: 'subscription',
-          customer: 'cus_1',
-          customer_code: 'C1',
-          plan: 'plan_1',
-          status: 'active',
-          currency: 'GBP',
-          interval: { unit: 'month', count: 1 },
-          timezone: 'Europe/London',
-          start_date: '2026-01-01',
-          renewal_date: '2026-02-01',
-          end_date: null,
-          units: 5,
-          minimum_units: 0,
-          discount_percent: '10.00',
-          cancel_at_period_end: false,
-          end_after_cycles: null,
-          label: null,
-          invoice_reference: 'PO-1',
-          // 5 × 10.0000 = 50.0000, less 10 % = 45.0000 a month; × 12 = 540.0000 a year.
-          renewal_value: '45.0000',
-          usage_value: '0.0000',
-          usage_value_annual: '0.0000',
-          minimum_usage_value: '0.0000',
-          meters: [],
-          cpi_enabled: true,
-          created: T0,
-          _organisation: 'org_1',
-        },
-      ]);
+      .then('subscriptions', [londonSubscriptionDocument]);
   });
 
   const raised = {

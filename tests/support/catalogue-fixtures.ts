@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { connectAccounting, createKey, createOrganisation } from './fixtures';
 import type { TestService } from './test-service';
 
 export const tiers = [
@@ -46,4 +47,17 @@ export const defineCatalogue = async (service: TestService, organisationId: stri
   const charge = await admin('charges', { code: 'setup', name: 'Setup fee', description: 'One-off onboarding', currency: 'GBP', price: '99.5' });
   if (charge.status !== 201) throw new Error(JSON.stringify(charge.body));
   return { plans, charge: charge.body as { id: string } };
+};
+
+/**
+ * An organisation ready to sell: allowed to create contacts, connected with its accounts mapped, the
+ * catalogue defined, a key with these scopes, and a customer `C1`.
+ */
+export const billingOrganisation = async (service: TestService, scopes: string[]) => {
+  const orgId = (await createOrganisation(service, { can_create_accounting_contacts: true })).id;
+  const tenantId = await connectAccounting(service, orgId);
+  const catalogue = await defineCatalogue(service, orgId);
+  const key = await createKey(service, orgId, scopes);
+  await request(service.app).post('/v1/customers').set(key.auth).send({ code: 'C1', name: 'Customer One' });
+  return { orgId, tenantId, catalogue, auth: key.auth, keyId: key.id };
 };

@@ -11,7 +11,8 @@ export const servedRoutes = (app: Express): string[] => {
   const walk = (stack: Layer[]) => {
     for (const layer of stack) {
       if (layer.route) {
-        for (const method of Object.keys(layer.route.methods)) {
+        // OPTIONS is registered beside every route only to refuse it (api/route.ts): it serves nothing.
+        for (const method of Object.keys(layer.route.methods).filter((name) => name !== 'options')) {
           found.push(`${method.toUpperCase()} ${layer.route.path.replace(/:(\w+)/g, '{$1}')}`);
         }
       } else if (layer.handle?.stack) {

@@ -1,0 +1,84 @@
+import { unitChangeCreditNote } from '../../domain/credit-note/unit-change-credit-note';
+import { unitChangeInvoice } from '../../domain/invoice/unit-change-invoice';
+import type { ChangeUnits } from '../../domain/subscription/change-units';
+import type { SubscriptionUnitsChangedData } from '../../domain/subscription/lifecycle-events';
+import type { AccountingSystem } from '../../infra/accounting/port';
+import { derivedId } from '../../infra/ids';
+import { planCommand } from '../catalogue/plan-command';
+import { creditNoteCommand } from '../credit-note/credit-note-command';
+import { pushCreditNote } from '../credit-note/push-credit-note';
+import type { CommandDeps } from '../deps';
+import { invoiceCommand } from '../invoice/invoice-command';
+import { pushInvoice } from '../invoice/push-invoice';
+import type { Caller } from '../metadata';
+import { latestPosition } from '../positions';
+import { type LifecycleContext, loadForChange, operationIdFor } from './load-subscription';
+import { subscriptionCommand } from './subscription-command';
+
+type Deps = CommandDeps & { accounting: AccountingSystem };
+
+/** Whether the renewal invoice is still a draft we may change: not yet in the accounting system, or a draft there. */
+const renewalAmendable = async (deps: Deps, tenantId: string | null, invoiceId: string | null): Promise<boolean> => {
+  if (!invoiceId) return false;
+  const { state } = await invoiceCommand.load(deps.store, invoiceId);
+  if (state.status !== 'raised') return false;
+  if (!state.accountingInvoiceId || !tenantId) return true;
+  const ledger = await deps.accounting.tenant(tenantId).getInvoice(state.accountingInvoiceId);
+  return ledger.status === 'draft' || ledger.status === 'awaiting_approval';
+};
+
+/**
+ * `POST /v1/subscriptions/{id}/units`: loads the subscription, its plan and its renewal invoice, lets
+ * the decider check every rule and prorate, records the change, then raises and pushes the document it
+ * calls for (an invoice for a charge now, a credit note for a credit, allocated to the invoice that
+ * billed the period). Run again after a crash with the same Idempotency-Key, it finds the change and
+ * finishes its document.
+ */
+export const changeUnits = async (deps: Deps, caller: Caller, context: LifecycleContext, subscriptionId: string, request: ChangeUnits['request']) => {
+  const { org, ref, state, now } = await loadForChange(deps, context.organisationId, subscriptionId);
+  const changeId = operationIdFor(context, subscriptionId, 'units', request);
+  const [plan, amendable] =
+    state.status === 'none'
+      ? [null, false]
+      : await Promise.all([
+          planCommand.load(deps.store, state.subscription.planId),
+          renewalAmendable(deps, org.accounting?.tenantId ?? null, state.life.renewalInvoiceId),
+        ]);
+  const command: ChangeUnits = {
+    type: 'ChangeUnits',
+    changeId,
+    now,
+    organisation: org,
+    plan: plan?.state.status === 'defined' ? plan.state.plan : null,
+    invoiceId: derivedId('invoice', subscriptionId, changeId),
+    creditNoteId: derivedId('creditNote', subscriptionId, changeId),
+    renewalInvoiceAmendable: amendable,
+    request,
+  };
+  const handled = await subscriptionCommand(deps, subscriptionId, command, caller, ref);
+  if (handled.state.status === 'none') throw new Error('the subscription vanished');
+  const event = handled.state.life.operations[changeId];
+  if (event?.type !== 'SubscriptionUnitsChanged') throw new Error('the unit change was not recorded');
+  const change: SubscriptionUnitsChangedData = event.data;
+  const subscription = handled.state.subscription;
+  let position = handled.position;
+  if (change.invoiceId) {
+    const invoiceId = change.invoiceId;
+    const raised = unitChangeInvoice({ subscription, change, lineId: derivedId('invoiceLine', invoiceId, '0'), paymentTermsDays: org.settings.paymentTermsDays });
+    const recorded = await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...raised }, caller, ref);
+    position = latestPosition(position, recorded.position, (await pushInvoice(deps, caller, org, invoiceId)).position);
+  }
+  if (change.creditNoteId) {
+    const creditNoteId = change.creditNoteId;
+    const raised = unitChangeCreditNote({
+      subscription,
+      change,
+      lineId: derivedId('invoiceLine', creditNoteId, '0'),
+      paymentTermsDays: org.settings.paymentTermsDays,
+      reduces: change.creditedInvoiceId,
+    });
+    const recorded = await creditNoteCommand(deps, creditNoteId, { type: 'RaiseCreditNote', ...raised }, caller, ref);
+    position = latestPosition(position, recorded.position, (await pushCreditNote(deps, caller, org, creditNoteId)).position);
+  }
+  return { change, position };
+};

@@ -1,0 +1,85 @@
+import type { OpenOrganisation } from '../../domain/organisation/decider';
+import { dateIn } from '../../domain/pricing/calendar';
+import { parseMoney } from '../../domain/pricing/money';
+import { type EndSubscription, type InvoiceFacts, removalRefused } from '../../domain/subscription/end';
+import type { SubscriptionEvent } from '../../domain/subscription/events';
+import type { ExistingSubscription } from '../../domain/subscription/lifecycle';
+import { AccountingRefused, type AccountingSystem } from '../../infra/accounting/port';
+import type { CommandDeps } from '../deps';
+import { invoiceCommand } from '../invoice/invoice-command';
+import type { Caller, OrganisationRef } from '../metadata';
+import { type LifecycleContext, loadForChange, operationIdFor } from './load-subscription';
+import { subscriptionCommand } from './subscription-command';
+
+type Deps = CommandDeps & { accounting: AccountingSystem };
+
+/** An invoice's facts for the end rules: its status and settlement as the accounting system holds them now. */
+const invoiceFacts = async (deps: Deps, org: OpenOrganisation, invoiceId: string): Promise<InvoiceFacts> => {
+  const { state } = await invoiceCommand.load(deps.store, invoiceId);
+  if (state.status === 'removed') return { invoiceId, status: state.removal, sent: false, settled: false };
+  if (state.status !== 'raised' || !state.accountingInvoiceId || !org.accounting) {
+    return { invoiceId, status: 'not_in_external', sent: false, settled: false };
+  }
+  const ledger = await deps.accounting.tenant(org.accounting.tenantId).getInvoice(state.accountingInvoiceId);
+  return {
+    invoiceId,
+    status: ledger.status,
+    sent: ledger.sentToContact,
+    settled: parseMoney(ledger.amountPaid) > 0n || parseMoney(ledger.amountCredited) > 0n,
+  };
+};
+
+/**
+ * Removes the invoices an end decided on, one at a time, before the end is recorded: each removal is
+ * recorded on its invoice as it succeeds, so a refusal part-way leaves the subscription running and
+ * the invoices already removed removed.
+ */
+const removeInvoices = (deps: Deps, caller: Caller, org: OpenOrganisation, ref: OrganisationRef) => async (events: SubscriptionEvent[]) => {
+  for (const event of events) {
+    if (event.type !== 'SubscriptionEnded' && event.type !== 'SubscriptionEndScheduled') continue;
+    for (const removal of event.data.removals) {
+      const { state } = await invoiceCommand.load(deps.store, removal.invoiceId);
+      if (state.status !== 'raised') continue;
+      const status = removal.action === 'void' ? 'voided' : 'deleted';
+      if (state.accountingInvoiceId && org.accounting) {
+        const tenant = deps.accounting.tenant(org.accounting.tenantId);
+        try {
+          await (removal.action === 'void' ? tenant.voidInvoice(state.accountingInvoiceId) : tenant.deleteInvoice(state.accountingInvoiceId));
+        } catch (error) {
+          if (error instanceof AccountingRefused) throw removalRefused(removal.invoiceId, error.message);
+          throw error;
+        }
+      }
+      await invoiceCommand(deps, removal.invoiceId, { type: 'RecordInvoiceRemoved', invoiceId: removal.invoiceId, status }, caller, ref);
+    }
+  }
+};
+
+/** The subscription's invoices the end rules look at: all of them when removal is asked, else its renewal invoice. */
+const invoicesToCheck = (state: ExistingSubscription, request: EndSubscription['request']): readonly string[] => {
+  const removing = request.when === 'now' && (request.deleteUnsentInvoices || request.voidApprovedInvoices);
+  if (removing) return state.life.invoiceIds;
+  return state.life.renewalInvoiceId ? [state.life.renewalInvoiceId] : [];
+};
+
+/** `POST /v1/subscriptions/{id}/end`. */
+export const endSubscription = async (deps: Deps, caller: Caller, context: LifecycleContext, subscriptionId: string, request: EndSubscription['request']) => {
+  const { org, ref, state, now } = await loadForChange(deps, context.organisationId, subscriptionId);
+  const operationId = operationIdFor(context, subscriptionId, 'end', request);
+  const done = state.status !== 'none' && operationId in state.life.operations;
+  const invoices =
+    state.status === 'none' || done || state.subscription.organisationId !== org.organisationId
+      ? []
+      : await Promise.all(invoicesToCheck(state, request).map((id) => invoiceFacts(deps, org, id)));
+  const command: EndSubscription = {
+    type: 'EndSubscription',
+    operationId,
+    now,
+    today: dateIn(now, org.settings.timezone),
+    organisation: org,
+    invoices,
+    request,
+  };
+  const handled = await subscriptionCommand(deps, subscriptionId, command, caller, ref, removeInvoices(deps, caller, org, ref));
+  return { position: handled.position };
+};

@@ -1,0 +1,26 @@
+import { derivedId, newId } from '../../infra/ids';
+import type { OpenOrganisation } from '../../domain/organisation/decider';
+import { requireOpen } from '../../domain/organisation/rules';
+import type { CommandDeps } from '../deps';
+import { organisationCommand } from '../organisation/organisation-command';
+import { subscriptionCommand } from './subscription-command';
+
+/** What every lifecycle handler starts from: the open organisation, its reference, and the subscription's state. */
+export const loadForChange = async (deps: CommandDeps, organisationId: string, subscriptionId: string) => {
+  const org: OpenOrganisation = requireOpen((await organisationCommand.load(deps.store, organisationId)).state);
+  const { state } = await subscriptionCommand.load(deps.store, subscriptionId);
+  const now = deps.clocks.forOrganisation(org.organisationId).now().toISOString();
+  return { org, ref: { id: org.organisationId, livemode: org.livemode }, state, now };
+};
+
+export type LifecycleContext = Readonly<{ organisationId: string; apiKeyId: string; idempotencyKey: string | null }>;
+
+/**
+ * The id of one lifecycle request: derived from the API key, its Idempotency-Key and the request, so
+ * a retry after a crash finds the change made (and a key reused after its 24 hours with another body
+ * is another change); random without a key.
+ */
+export const operationIdFor = (context: LifecycleContext, subscriptionId: string, kind: string, request: object): string =>
+  context.idempotencyKey === null
+    ? newId('request')
+    : derivedId('request', context.apiKeyId, context.idempotencyKey, subscriptionId, kind, JSON.stringify(request));

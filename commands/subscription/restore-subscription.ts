@@ -1,0 +1,59 @@
+import { reRaisedInvoice } from '../../domain/invoice/re-raise';
+import { dateIn } from '../../domain/pricing/calendar';
+import type { RestoreSubscription } from '../../domain/subscription/restore';
+import type { AccountingSystem } from '../../infra/accounting/port';
+import { derivedId } from '../../infra/ids';
+import { planCommand } from '../catalogue/plan-command';
+import { customerCommand } from '../customer/customer-command';
+import type { CommandDeps } from '../deps';
+import { invoiceCommand } from '../invoice/invoice-command';
+import { pushInvoice } from '../invoice/push-invoice';
+import type { Caller } from '../metadata';
+import { latestPosition } from '../positions';
+import { type LifecycleContext, loadForChange, operationIdFor } from './load-subscription';
+import { subscriptionCommand } from './subscription-command';
+
+type Deps = CommandDeps & { accounting: AccountingSystem };
+
+/**
+ * `POST /v1/subscriptions/{id}/restore`: loads the customer and plan the rules need, records the
+ * restore, and raises again (and pushes) a renewal invoice that ending removed.
+ */
+export const restoreSubscription = async (deps: Deps, caller: Caller, context: LifecycleContext, subscriptionId: string) => {
+  const { org, ref, state, now } = await loadForChange(deps, context.organisationId, subscriptionId);
+  const operationId = operationIdFor(context, subscriptionId, 'restore', {});
+  const [customer, plan] =
+    state.status === 'none'
+      ? [null, null]
+      : await Promise.all([customerCommand.load(deps.store, state.subscription.customerId), planCommand.load(deps.store, state.subscription.planId)]);
+  const removed = state.status === 'none' ? null : state.life.removedRenewalInvoiceId;
+  // A retry after a crash finds the restore made and finishes raising the invoice it names.
+  const command: RestoreSubscription = {
+    type: 'RestoreSubscription',
+    operationId,
+    organisationId: org.organisationId,
+    today: dateIn(now, org.settings.timezone),
+    customerStatus: customer && customer.state.status !== 'none' ? customer.state.status : null,
+    planStatus: plan?.state.status === 'defined' ? plan.state.plan.status : null,
+    reRaisedInvoiceId: derivedId('invoice', removed ?? subscriptionId, 'restored', operationId),
+  };
+  const handled = await subscriptionCommand(deps, subscriptionId, command, caller, ref);
+  let position = handled.position;
+  const event = handled.state.status === 'none' ? undefined : handled.state.life.operations[operationId];
+  if (event?.type === 'SubscriptionRestored' && event.data.renewalInvoiceId && event.data.replacesInvoiceId) {
+    const invoiceId = event.data.renewalInvoiceId;
+    const original = await invoiceCommand.load(deps.store, event.data.replacesInvoiceId);
+    if (original.state.status !== 'none') {
+      const raised = reRaisedInvoice(original.state.invoice, {
+        invoiceId,
+        lineIds: original.state.invoice.lines.map((_, i) => derivedId('invoiceLine', invoiceId, String(i))),
+        now,
+        paymentTermsDays: org.settings.paymentTermsDays,
+      });
+      const recorded = await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...raised }, caller, ref);
+      const pushed = await pushInvoice(deps, caller, org, invoiceId);
+      position = latestPosition(position, recorded.position, pushed.position);
+    }
+  }
+  return { position };
+};

@@ -1,0 +1,146 @@
+import type { PlanDefinition } from '../catalogue/types';
+import { planHasUnits } from '../catalogue/types';
+import type { OpenOrganisation } from '../organisation/decider';
+import { inSetupMode } from '../organisation/rules';
+import { daysBetween } from '../pricing/calendar';
+import { formatMoney } from '../pricing/money';
+import { planAmount, type PlanPricing } from '../pricing/pricing';
+import { prorateChange } from '../pricing/proration';
+import { DomainError } from '../shared/domain-error';
+import type { ChangeDocument, ProrationBehaviour, SubscriptionUnitsChangedData } from './lifecycle-events';
+import type { ExistingSubscription } from './lifecycle';
+
+export const MAX_UNITS = 999_999_999;
+
+/** A unit change with what its handler loaded: the plan (for its minimum) and whether the renewal invoice can still be amended. */
+export type ChangeUnits = Readonly<{
+  type: 'ChangeUnits';
+  changeId: string;
+  now: string;
+  organisation: OpenOrganisation;
+  plan: PlanDefinition | null;
+  /** Ids for the documents the change may raise, derived from the change. */
+  invoiceId: string;
+  creditNoteId: string;
+  /** Whether the renewal invoice (when one exists) is still a draft the accounting system lets us change. */
+  renewalInvoiceAmendable: boolean;
+  request: Readonly<{
+    units: number;
+    prorate: boolean;
+    prorationBehaviour: ProrationBehaviour | null;
+    effectiveDate: string | null;
+    document: ChangeDocument | null;
+  }>;
+}>;
+
+const refuse = (code: string, message: string, param: string) => new DomainError('invalid', code, message, param);
+
+export const pricingOf = (state: ExistingSubscription): PlanPricing => {
+  const { pricing } = state.subscription;
+  return { type: pricing.planType, price: pricing.price, freeUnits: pricing.freeUnits, tiers: pricing.tiers };
+};
+
+/**
+ * Every rule of `POST /v1/subscriptions/{id}/units`, in the order of the API document's table of unit
+ * change errors, then its document refusals; and the facts of the change: proration by days from the
+ * effective date to the renewal date, of the difference of whole-period prices (so a volume or
+ * stairstep plan crossing into a cheaper band credits although units went up).
+ */
+export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscription): SubscriptionUnitsChangedData => {
+  const { request } = command;
+  const { subscription, life } = state;
+  const units = request.units;
+  if (!Number.isInteger(units) || units < 0 || units > MAX_UNITS) {
+    throw refuse('units_invalid', `units is a whole number from 0 to ${MAX_UNITS}.`, 'units');
+  }
+  const hasUnits = planHasUnits(subscription.pricing.planType);
+  const minimum = Math.max(command.plan?.minimumUnits ?? 0, subscription.minimumUnits);
+  if (hasUnits && units < minimum) throw refuse('units_below_minimum', `units must be at least ${minimum}.`, 'units');
+  if (units === life.units) throw refuse('units_unchanged', `The subscription already has ${units} units.`, 'units');
+  if (!hasUnits) throw refuse('plan_has_no_units', `A ${subscription.pricing.planType} plan takes no units.`, 'units');
+  if (request.prorate && request.effectiveDate === null) {
+    throw refuse('effective_date_required', 'effective_date is required to prorate.', 'effective_date');
+  }
+  const periodStart = subscription.currentPeriodStart;
+  const renewalDate = subscription.renewalDate;
+  if (request.effectiveDate !== null && (request.effectiveDate < periodStart || request.effectiveDate >= renewalDate)) {
+    throw refuse(
+      'effective_date_out_of_period',
+      `effective_date must be inside the current billing period, ${periodStart} to ${renewalDate} (exclusive).`,
+      'effective_date',
+    );
+  }
+  const pricing = pricingOf(state);
+  const renewalInvoiceExists = life.renewalInvoiceId !== null;
+  // Before the renewal invoice exists a decrease without proration simply takes effect at renewal;
+  // once it exists at the old units, lowering what it charges is a credit, so it must be prorated.
+  if (!request.prorate && renewalInvoiceExists && planAmount(pricing, units) < planAmount(pricing, life.units)) {
+    throw refuse('proration_required', 'This change lowers the amount payable and raises a credit note: send prorate: true.', 'prorate');
+  }
+  if (request.prorationBehaviour !== null && !request.prorate) {
+    throw refuse('proration_behaviour_not_applicable', 'proration_behaviour applies only with prorate: true.', 'proration_behaviour');
+  }
+  if (inSetupMode(command.organisation)) throw refuse('setup_mode_on', 'The organisation is in Setup Mode: units cannot be changed.', 'units');
+  if (state.status === 'ended' || state.status === 'complete') {
+    throw refuse('subscription_not_changeable', `The subscription is ${state.status}.`, 'id');
+  }
+  if (request.document !== null && !renewalInvoiceExists) {
+    throw refuse('document_not_available', 'document applies only once the renewal invoice exists; it does not yet.', 'document');
+  }
+  if (request.document === 'amend' && !command.renewalInvoiceAmendable) {
+    throw refuse('document_not_available', 'The renewal invoice can no longer be changed: send document: separate.', 'document');
+  }
+
+  const base = {
+    subscriptionId: subscription.subscriptionId,
+    changeId: command.changeId,
+    changedAt: command.now,
+    previousUnits: life.units,
+    units,
+    prorate: request.prorate,
+    periodStart,
+    renewalDate,
+  };
+  if (!request.prorate || request.effectiveDate === null) {
+    return {
+      ...base,
+      prorationBehaviour: null,
+      effectiveDate: request.effectiveDate,
+      document: null,
+      periodUnits: life.periodUnits,
+      proration: null,
+      invoiceId: null,
+      creditNoteId: null,
+      creditedInvoiceId: null,
+      renewalAdjustment: null,
+    };
+  }
+  const behaviour = request.prorationBehaviour ?? 'charge_immediately';
+  const document: ChangeDocument | null = renewalInvoiceExists
+    ? (request.document ?? (command.organisation.settings.unitChangeDocument === 'amend' && command.renewalInvoiceAmendable ? 'amend' : 'separate'))
+    : null;
+  const daysInPeriod = daysBetween(periodStart, renewalDate);
+  const daysLeft = daysBetween(request.effectiveDate, renewalDate);
+  const previous = life.proration?.periodStart === periodStart ? BigInt(life.proration.numerator) : 0n;
+  const { numerator, amount } = prorateChange({
+    previousNumerator: previous,
+    before: planAmount(pricing, life.periodUnits),
+    after: planAmount(pricing, units),
+    daysLeft,
+    daysInPeriod,
+  });
+  const deferred = behaviour === 'charge_on_renewal' || document === 'amend';
+  return {
+    ...base,
+    prorationBehaviour: behaviour,
+    effectiveDate: request.effectiveDate,
+    document,
+    periodUnits: units,
+    proration: { daysLeft, daysInPeriod, numerator: numerator.toString(), amount: formatMoney(amount) },
+    invoiceId: amount > 0n && !deferred ? command.invoiceId : null,
+    // A credit is never deferred: it is a credit note at once, whatever the behaviour.
+    creditNoteId: amount < 0n ? command.creditNoteId : null,
+    creditedInvoiceId: amount < 0n ? (life.invoiceIds.at(-1) ?? null) : null,
+    renewalAdjustment: amount > 0n && deferred ? formatMoney(amount) : null,
+  };
+};

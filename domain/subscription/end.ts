@@ -1,0 +1,89 @@
+import type { OpenOrganisation } from '../organisation/decider';
+import { inSetupMode } from '../organisation/rules';
+import { DomainError } from '../shared/domain-error';
+import type { InvoiceRemoval, SubscriptionEndScheduled, SubscriptionEnded } from './lifecycle-events';
+import { type ExistingSubscription, invalidState } from './lifecycle';
+
+/** An invoice of the subscription as the handler found it (its accounting status read at the time of the request). */
+export type InvoiceFacts = Readonly<{
+  invoiceId: string;
+  status: 'not_in_external' | 'draft' | 'awaiting_approval' | 'approved' | 'paid' | 'voided' | 'deleted';
+  sent: boolean;
+  /** A payment or credit is recorded on it. */
+  settled: boolean;
+}>;
+
+export type EndSubscription = Readonly<{
+  type: 'EndSubscription';
+  operationId: string;
+  now: string;
+  today: string;
+  organisation: OpenOrganisation;
+  invoices: readonly InvoiceFacts[];
+  request: Readonly<{
+    when: 'period_end' | 'now';
+    deleteUnsentInvoices: boolean;
+    voidApprovedInvoices: boolean;
+    invoiceUsageNow: boolean;
+  }>;
+}>;
+
+const OPTIONS = ['delete_unsent_invoices', 'void_approved_invoices', 'invoice_usage_now'] as const;
+
+/**
+ * Every rule of `POST /v1/subscriptions/{id}/end` and the invoices it removes, one at a time, before
+ * the subscription ends: its renewal invoice (voided if approved, otherwise deleted), and with
+ * `when: now` the never-sent and the approved unpaid invoices when asked.
+ */
+export const decideEnd = (command: EndSubscription, state: ExistingSubscription): SubscriptionEnded | SubscriptionEndScheduled => {
+  const { request } = command;
+  if (request.when === 'period_end') {
+    const sent = [request.deleteUnsentInvoices, request.voidApprovedInvoices, request.invoiceUsageNow];
+    const index = sent.findIndex(Boolean);
+    if (index >= 0) throw new DomainError('invalid', 'invalid_parameter', `${OPTIONS[index]} applies only with when: now.`, OPTIONS[index]);
+  }
+  if (state.status === 'ended' || state.status === 'complete') throw invalidState(`The subscription has already ${state.status === 'ended' ? 'ended' : 'completed'}.`);
+  if (request.when === 'period_end' && state.life.cancelAtPeriodEnd) throw invalidState('The subscription is already set to end at its renewal date.');
+  const removesInvoices = request.when === 'now' && (request.deleteUnsentInvoices || request.voidApprovedInvoices);
+  if (removesInvoices && inSetupMode(command.organisation)) {
+    throw invalidState('The organisation is in Setup Mode: ending now cannot remove invoices.');
+  }
+  const renewal = command.invoices.find((invoice) => invoice.invoiceId === state.life.renewalInvoiceId);
+  if (renewal?.settled) throw invalidState('The renewal invoice has a payment or credit on it; the subscription cannot end.');
+
+  const removals: InvoiceRemoval[] = [];
+  const remove = (invoice: InvoiceFacts) => {
+    if (removals.some((r) => r.invoiceId === invoice.invoiceId)) return;
+    removals.push({ invoiceId: invoice.invoiceId, action: invoice.status === 'approved' ? 'void' : 'delete' });
+  };
+  if (renewal && renewal.status !== 'voided' && renewal.status !== 'deleted') remove(renewal);
+  if (request.when === 'now') {
+    for (const invoice of command.invoices) {
+      const unsent = ['not_in_external', 'draft', 'awaiting_approval'].includes(invoice.status) && !invoice.sent;
+      if (request.deleteUnsentInvoices && unsent) remove(invoice);
+      if (request.voidApprovedInvoices && invoice.status === 'approved' && !invoice.settled) remove(invoice);
+    }
+  }
+  const { subscriptionId } = state.subscription;
+  if (request.when === 'period_end') {
+    return {
+      type: 'SubscriptionEndScheduled',
+      data: { subscriptionId, operationId: command.operationId, endDate: state.subscription.renewalDate, removals },
+    };
+  }
+  return {
+    type: 'SubscriptionEnded',
+    data: {
+      subscriptionId,
+      operationId: command.operationId,
+      endedAt: command.now,
+      endDate: command.today,
+      invoiceUsageNow: request.invoiceUsageNow,
+      removals,
+    },
+  };
+};
+
+/** The accounting system refused to remove one of the invoices: the subscription keeps running; those removed stay removed. */
+export const removalRefused = (invoiceId: string, reason: string): DomainError =>
+  invalidState(`The accounting system refused to remove invoice ${invoiceId}: ${reason} The subscription keeps running.`);

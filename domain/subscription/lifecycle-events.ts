@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import type { EventDefinition } from '../shared/event-definition';
+
+export const PRORATION_BEHAVIOURS = ['charge_immediately', 'charge_on_renewal'] as const;
+export type ProrationBehaviour = (typeof PRORATION_BEHAVIOURS)[number];
+export const CHANGE_DOCUMENTS = ['amend', 'separate'] as const;
+export type ChangeDocument = (typeof CHANGE_DOCUMENTS)[number];
+
+/** An invoice an end removes in the accounting system: an approved one is voided, any other deleted. */
+export const invoiceRemoval = z.object({ invoiceId: z.string(), action: z.enum(['void', 'delete']) });
+export type InvoiceRemoval = z.infer<typeof invoiceRemoval>;
+
+const unitsChanged = z.object({
+  subscriptionId: z.string(),
+  /** Derived from the request (its Idempotency-Key when sent): a retry finds the change made. */
+  changeId: z.string(),
+  changedAt: z.string(),
+  previousUnits: z.number().int(),
+  units: z.number().int(),
+  prorate: z.boolean(),
+  prorationBehaviour: z.enum(PRORATION_BEHAVIOURS).nullable(),
+  effectiveDate: z.string().nullable(),
+  document: z.enum(CHANGE_DOCUMENTS).nullable(),
+  /** The billing period the change falls in: [periodStart, renewalDate). */
+  periodStart: z.string(),
+  renewalDate: z.string(),
+  /** The units the current period is now billed at (a change without proration leaves them). */
+  periodUnits: z.number().int(),
+  proration: z
+    .object({
+      daysLeft: z.number().int(),
+      daysInPeriod: z.number().int(),
+      /** Σ (whole-period price after − before) × days left over the period's prorated changes, in ten-thousandths × days. */
+      numerator: z.string(),
+      /** This change's signed amount before discount: positive charges, negative credits. */
+      amount: z.string(),
+    })
+    .nullable(),
+  /** The document raised now: an invoice for a charge, a credit note for a credit. */
+  invoiceId: z.string().nullable(),
+  creditNoteId: z.string().nullable(),
+  /** The invoice a credit note reduces (the latest the subscription raised before the change), for its allocation. */
+  creditedInvoiceId: z.string().nullable(),
+  /** A prorated charge left for the renewal invoice (charge_on_renewal, or amending it). */
+  renewalAdjustment: z.string().nullable(),
+});
+
+const renewalInvoiceRaised = z.object({ subscriptionId: z.string(), invoiceId: z.string(), periodStart: z.string() });
+
+const endScheduled = z.object({
+  subscriptionId: z.string(),
+  operationId: z.string(),
+  endDate: z.string(),
+  removals: z.array(invoiceRemoval),
+});
+
+const ended = z.object({
+  subscriptionId: z.string(),
+  operationId: z.string(),
+  endedAt: z.string(),
+  endDate: z.string(),
+  invoiceUsageNow: z.boolean(),
+  removals: z.array(invoiceRemoval),
+});
+
+const restored = z.object({
+  subscriptionId: z.string(),
+  operationId: z.string(),
+  from: z.enum(['ended', 'cancel_at_period_end']),
+  status: z.enum(['pending', 'active']),
+  /** The renewal invoice raised again because ending removed it, and the one it replaces. */
+  renewalInvoiceId: z.string().nullable(),
+  replacesInvoiceId: z.string().nullable(),
+});
+
+export type SubscriptionUnitsChangedData = z.infer<typeof unitsChanged>;
+export type SubscriptionUnitsChanged = { type: 'SubscriptionUnitsChanged'; data: SubscriptionUnitsChangedData };
+export type SubscriptionRenewalInvoiceRaised = { type: 'SubscriptionRenewalInvoiceRaised'; data: z.infer<typeof renewalInvoiceRaised> };
+export type SubscriptionEndScheduled = { type: 'SubscriptionEndScheduled'; data: z.infer<typeof endScheduled> };
+export type SubscriptionEnded = { type: 'SubscriptionEnded'; data: z.infer<typeof ended> };
+export type SubscriptionRestored = { type: 'SubscriptionRestored'; data: z.infer<typeof restored> };
+
+export type LifecycleEvent =
+  | SubscriptionUnitsChanged
+  | SubscriptionRenewalInvoiceRaised
+  | SubscriptionEndScheduled
+  | SubscriptionEnded
+  | SubscriptionRestored;
+
+export const lifecycleEventDefinitions: EventDefinition[] = [
+  { type: 'SubscriptionUnitsChanged', version: 1, schema: unitsChanged },
+  { type: 'SubscriptionRenewalInvoiceRaised', version: 1, schema: renewalInvoiceRaised },
+  { type: 'SubscriptionEndScheduled', version: 1, schema: endScheduled },
+  { type: 'SubscriptionEnded', version: 1, schema: ended },
+  { type: 'SubscriptionRestored', version: 1, schema: restored },
+];

@@ -1,0 +1,117 @@
+import { DomainError } from '../shared/domain-error';
+import type { SubscriptionCreatedData } from './events';
+import type { LifecycleEvent } from './lifecycle-events';
+
+/** What a subscription's lifecycle events have changed since its creation. */
+export type Lifecycle = Readonly<{
+  /** The current total: what the next renewal bills. */
+  units: number;
+  /** The units the current period is billed at (a change without proration takes effect at renewal). */
+  periodUnits: number;
+  /** The running proration numerator of the period it started in (see prorateChange). */
+  proration: Readonly<{ periodStart: string; numerator: string }> | null;
+  /** Prorated charges left for the renewal invoice, oldest first. */
+  renewalAdjustments: readonly Readonly<{ changeId: string; amount: string }>[];
+  cancelAtPeriodEnd: boolean;
+  endDate: string | null;
+  /** The renewal invoice for the next period, once the scheduler raises it; null again once removed. */
+  renewalInvoiceId: string | null;
+  /** The renewal invoice an end removed, raised again by a restore. */
+  removedRenewalInvoiceId: string | null;
+  /** Every invoice and credit note the subscription raised. */
+  invoiceIds: readonly string[];
+  creditNoteIds: readonly string[];
+  /** Changes, ends and restores done, by their request-derived id: a retry answers the one done. */
+  operations: Readonly<Record<string, LifecycleEvent>>;
+}>;
+
+export type LiveStatus = 'pending' | 'active' | 'complete' | 'ended';
+
+export type SubscriptionState =
+  | { status: 'none' }
+  | Readonly<{ status: LiveStatus; subscription: SubscriptionCreatedData; life: Lifecycle }>;
+
+export type ExistingSubscription = Exclude<SubscriptionState, { status: 'none' }>;
+
+export const initialLifecycle = (created: SubscriptionCreatedData): Lifecycle => ({
+  units: created.units,
+  periodUnits: created.units,
+  proration: null,
+  renewalAdjustments: [],
+  cancelAtPeriodEnd: false,
+  endDate: created.endDate,
+  renewalInvoiceId: null,
+  removedRenewalInvoiceId: null,
+  invoiceIds: created.firstInvoiceId ? [created.firstInvoiceId] : [],
+  creditNoteIds: [],
+  operations: {},
+});
+
+/** Folds one lifecycle event into the state it applies to. */
+export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEvent): ExistingSubscription => {
+  const life = state.life;
+  switch (event.type) {
+    case 'SubscriptionUnitsChanged': {
+      const { data } = event;
+      return {
+        ...state,
+        life: {
+          ...life,
+          units: data.units,
+          periodUnits: data.periodUnits,
+          proration: data.proration ? { periodStart: data.periodStart, numerator: data.proration.numerator } : life.proration,
+          renewalAdjustments: data.renewalAdjustment
+            ? [...life.renewalAdjustments, { changeId: data.changeId, amount: data.renewalAdjustment }]
+            : life.renewalAdjustments,
+          invoiceIds: data.invoiceId ? [...life.invoiceIds, data.invoiceId] : life.invoiceIds,
+          creditNoteIds: data.creditNoteId ? [...life.creditNoteIds, data.creditNoteId] : life.creditNoteIds,
+          operations: { ...life.operations, [data.changeId]: event },
+        },
+      };
+    }
+    case 'SubscriptionRenewalInvoiceRaised':
+      return {
+        ...state,
+        life: { ...life, renewalInvoiceId: event.data.invoiceId, invoiceIds: [...life.invoiceIds, event.data.invoiceId] },
+      };
+    case 'SubscriptionEndScheduled':
+    case 'SubscriptionEnded': {
+      const renewalRemoved = life.renewalInvoiceId !== null && event.data.removals.some((r) => r.invoiceId === life.renewalInvoiceId);
+      return {
+        ...state,
+        status: event.type === 'SubscriptionEnded' ? 'ended' : state.status,
+        life: {
+          ...life,
+          cancelAtPeriodEnd: event.type === 'SubscriptionEndScheduled',
+          endDate: event.data.endDate,
+          renewalInvoiceId: renewalRemoved ? null : life.renewalInvoiceId,
+          removedRenewalInvoiceId: renewalRemoved ? life.renewalInvoiceId : life.removedRenewalInvoiceId,
+          operations: { ...life.operations, [event.data.operationId]: event },
+        },
+      };
+    }
+    case 'SubscriptionRestored': {
+      const { data } = event;
+      return {
+        ...state,
+        status: data.status,
+        life: {
+          ...life,
+          cancelAtPeriodEnd: false,
+          endDate: null,
+          renewalInvoiceId: data.renewalInvoiceId ?? life.renewalInvoiceId,
+          removedRenewalInvoiceId: data.renewalInvoiceId ? null : life.removedRenewalInvoiceId,
+          invoiceIds: data.renewalInvoiceId ? [...life.invoiceIds, data.renewalInvoiceId] : life.invoiceIds,
+          operations: { ...life.operations, [data.operationId]: event },
+        },
+      };
+    }
+    default: {
+      const exhaustive: never = event;
+      return exhaustive;
+    }
+  }
+};
+
+/** `409 invalid_state`: the subscription cannot be ended or restored now; the message says why. */
+export const invalidState = (message: string): DomainError => new DomainError('conflict', 'invalid_state', message);

@@ -1,0 +1,45 @@
+import type { SubscriptionRestored } from './lifecycle-events';
+import { type ExistingSubscription, invalidState } from './lifecycle';
+
+export type RestoreSubscription = Readonly<{
+  type: 'RestoreSubscription';
+  operationId: string;
+  organisationId: string;
+  today: string;
+  customerStatus: 'active' | 'inactive' | null;
+  planStatus: 'draft' | 'active' | 'inactive' | 'legacy' | null;
+  /** The id a renewal invoice removed by ending is raised again under. */
+  reRaisedInvoiceId: string;
+}>;
+
+/**
+ * `POST /v1/subscriptions/{id}/restore`: an ended subscription before its renewal date (customer
+ * active, plan active or legacy) returns to active with its renewal date unchanged (pending before its
+ * start date); one set to end at period end renews again. Restoring clears `end_date` and
+ * `cancel_at_period_end`, and raises again a renewal invoice that ending removed.
+ */
+export const decideRestore = (command: RestoreSubscription, state: ExistingSubscription): SubscriptionRestored => {
+  const { subscription, life } = state;
+  let from: SubscriptionRestored['data']['from'];
+  if (state.status === 'ended') {
+    if (command.today >= subscription.renewalDate) throw invalidState(`The renewal date ${subscription.renewalDate} has passed.`);
+    if (command.customerStatus !== 'active') throw invalidState('The customer is not active.');
+    if (command.planStatus !== 'active' && command.planStatus !== 'legacy') throw invalidState('The plan is neither active nor legacy.');
+    from = 'ended';
+  } else if (state.status !== 'complete' && life.cancelAtPeriodEnd) {
+    from = 'cancel_at_period_end';
+  } else {
+    throw invalidState(state.status === 'complete' ? 'The subscription has completed.' : 'The subscription is not ended nor set to end.');
+  }
+  return {
+    type: 'SubscriptionRestored',
+    data: {
+      subscriptionId: subscription.subscriptionId,
+      operationId: command.operationId,
+      from,
+      status: command.today < subscription.startDate ? 'pending' : 'active',
+      renewalInvoiceId: life.removedRenewalInvoiceId ? command.reRaisedInvoiceId : null,
+      replacesInvoiceId: life.removedRenewalInvoiceId,
+    },
+  };
+};

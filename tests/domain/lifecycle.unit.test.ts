@@ -1,0 +1,386 @@
+import fc from 'fast-check';
+import type { PlanDefinition, Tier } from '../../domain/catalogue/types';
+import type { OpenOrganisation } from '../../domain/organisation/decider';
+import { addDays, daysBetween } from '../../domain/pricing/calendar';
+import { divideRounded, parseMoney } from '../../domain/pricing/money';
+import { planAmount } from '../../domain/pricing/pricing';
+import type { ChangeUnits } from '../../domain/subscription/change-units';
+import { subscriptionDecider } from '../../domain/subscription/decider';
+import type { EndSubscription, InvoiceFacts } from '../../domain/subscription/end';
+import type { SubscriptionCreatedData, SubscriptionEvent } from '../../domain/subscription/events';
+import type { SubscriptionUnitsChangedData } from '../../domain/subscription/lifecycle-events';
+import type { RestoreSubscription } from '../../domain/subscription/restore';
+import { deciderSpec } from '../support/decider-spec';
+import { openOrganisation, seatsPlan, subscriptionCreatedData } from '../support/subscription-fixtures';
+
+const spec = deciderSpec(subscriptionDecider);
+
+const tiers: Tier[] = [
+  { fromUnits: 1, toUnits: 10, price: '5.0000' },
+  { fromUnits: 11, toUnits: 20, price: '4.0000' },
+  { fromUnits: 21, toUnits: null, price: '3.5000' },
+];
+
+const organisation = (settings: Partial<OpenOrganisation['settings']> = {}): OpenOrganisation => openOrganisation({}, { timezone: 'Europe/London', canCreateAccountingContacts: false, ...settings });
+
+const plan = (overrides: Partial<PlanDefinition> = {}): PlanDefinition => seatsPlan(overrides);
+
+/** A subscription created on `start`, its first period [start, renewal). */
+const subscribed = (overrides: Partial<SubscriptionCreatedData> = {}): SubscriptionEvent => ({
+  type: 'SubscriptionCreated',
+  data: subscriptionCreatedData({
+    timezone: 'Europe/London',
+    startDate: '2026-03-01',
+    currentPeriodStart: '2026-03-01',
+    renewalDate: '2026-04-01',
+    firstInvoiceId: 'inv_first',
+    ...overrides,
+  }),
+});
+
+const renewalRaised: SubscriptionEvent = {
+  type: 'SubscriptionRenewalInvoiceRaised',
+  data: { subscriptionId: 'sub_1', invoiceId: 'inv_renewal', periodStart: '2026-04-01' },
+};
+
+const change = (request: Partial<ChangeUnits['request']> = {}, more: Partial<ChangeUnits> = {}): ChangeUnits => ({
+  type: 'ChangeUnits',
+  changeId: 'chg_a',
+  now: '2026-03-10T09:00:00.000Z',
+  organisation: organisation(),
+  plan: plan(),
+  invoiceId: 'inv_change',
+  creditNoteId: 'cn_change',
+  renewalInvoiceAmendable: true,
+  request: { units: 8, prorate: false, prorationBehaviour: null, effectiveDate: null, document: null, ...request },
+  ...more,
+});
+
+/** The change event a decision records (for asserting a few fields). */
+const decided = (given: SubscriptionEvent[], command: ChangeUnits): SubscriptionUnitsChangedData => {
+  const state = given.reduce(subscriptionDecider.evolve, subscriptionDecider.initialState());
+  const [event] = subscriptionDecider.decide(command, state);
+  if (event?.type !== 'SubscriptionUnitsChanged') throw new Error('no change');
+  return event.data;
+};
+
+describe('ChangeUnits: every rule, in the order of the API document’s unit change errors', () => {
+  it.each([
+    [{ units: 2.5 }, 'units_invalid', 'units'],
+    [{ units: -1 }, 'units_invalid', 'units'],
+    [{ units: 1_000_000_000 }, 'units_invalid', 'units'],
+    [{ units: 1 }, 'units_below_minimum', 'units'],
+    [{ units: 5 }, 'units_unchanged', 'units'],
+    [{ units: 8, prorate: true }, 'effective_date_required', 'effective_date'],
+    [{ units: 8, prorate: true, effectiveDate: '2026-02-28' }, 'effective_date_out_of_period', 'effective_date'],
+    [{ units: 8, prorate: true, effectiveDate: '2026-04-01' }, 'effective_date_out_of_period', 'effective_date'],
+    [{ units: 8, prorationBehaviour: 'charge_on_renewal' as const }, 'proration_behaviour_not_applicable', 'proration_behaviour'],
+    [{ units: 8, document: 'separate' as const }, 'document_not_available', 'document'],
+  ])('%j is refused with %s', (request, code, param) => {
+    spec([subscribed()]).when(change(request)).thenRefuses(code, param);
+  });
+
+  it('takes the larger of the plan’s and the subscription’s own minimum', () => {
+    spec([subscribed({ minimumUnits: 4 })]).when(change({ units: 3 })).thenRefuses('units_below_minimum', 'units');
+  });
+
+  it('refuses a flat fee or no_base_fee plan (plan_has_no_units) after the units rules', () => {
+    const flat = subscribed({ units: 0, pricing: { planType: 'flat_fee', price: '49.0000', freeUnits: 0, tiers: [] } });
+    spec([flat]).when(change({ units: 3 }, { plan: plan({ type: 'flat_fee', minimumUnits: 0 }) })).thenRefuses('plan_has_no_units', 'units');
+    spec([flat]).when(change({ units: 0 }, { plan: plan({ type: 'flat_fee', minimumUnits: 0 }) })).thenRefuses('units_unchanged', 'units');
+  });
+
+  it('requires proration for a decrease once the renewal invoice exists at the old units (before it, a decrease takes effect at renewal)', () => {
+    spec([subscribed(), renewalRaised]).when(change({ units: 3 })).thenRefuses('proration_required', 'prorate');
+    expect(decided([subscribed()], change({ units: 3 }))).toMatchObject({ units: 3, periodUnits: 5, proration: null, creditNoteId: null });
+  });
+
+  it('refuses in Setup Mode, then an ended or completed subscription', () => {
+    spec([subscribed()]).when(change({}, { organisation: organisation({ setupMode: true }) })).thenRefuses('setup_mode_on');
+    const ended: SubscriptionEvent = {
+      type: 'SubscriptionEnded',
+      data: { subscriptionId: 'sub_1', operationId: 'op_end', endedAt: '2026-03-05T00:00:00.000Z', endDate: '2026-03-05', invoiceUsageNow: false, removals: [] },
+    };
+    spec([subscribed(), ended]).when(change()).thenRefuses('subscription_not_changeable');
+    // The document's order: a units error comes before the state of the subscription.
+    spec([subscribed(), ended]).when(change({ units: -1 })).thenRefuses('units_invalid');
+  });
+
+  it('refuses amend when the renewal invoice can no longer be changed; accepts separate', () => {
+    spec([subscribed(), renewalRaised])
+      .when(change({ prorate: true, effectiveDate: '2026-03-10', document: 'amend' }, { renewalInvoiceAmendable: false }))
+      .thenRefuses('document_not_available', 'document');
+    expect(decided([subscribed(), renewalRaised], change({ prorate: true, effectiveDate: '2026-03-10', document: 'separate' }))).toMatchObject({
+      document: 'separate',
+      invoiceId: 'inv_change',
+    });
+  });
+
+  it('lets the organisation’s unit_change_document decide when document is omitted; amend defers the charge to the renewal invoice', () => {
+    const amend = decided([subscribed(), renewalRaised], change({ prorate: true, effectiveDate: '2026-03-10' }, { organisation: organisation({ unitChangeDocument: 'amend' }) }));
+    expect(amend).toMatchObject({ document: 'amend', invoiceId: null, renewalAdjustment: expect.any(String) });
+    expect(decided([subscribed(), renewalRaised], change({ prorate: true, effectiveDate: '2026-03-10' }))).toMatchObject({ document: 'separate' });
+  });
+
+  it('refuses another organisation’s subscription as not found, and decides nothing for a change already made', () => {
+    spec([]).when(change()).thenRefuses('subscription_not_found', 'id');
+    spec([subscribed({ organisationId: 'org_2' })]).when(change()).thenRefuses('subscription_not_found', 'id');
+    const first = decided([subscribed()], change());
+    spec([subscribed(), { type: 'SubscriptionUnitsChanged', data: first }]).when(change()).then([]);
+  });
+
+  it('records a change without proration to take effect at renewal, with no document', () => {
+    spec([subscribed()])
+      .when(change({ units: 8 }))
+      .then([
+        {
+          type: 'SubscriptionUnitsChanged',
+          data: {
+            subscriptionId: 'sub_1',
+            changeId: 'chg_a',
+            changedAt: '2026-03-10T09:00:00.000Z',
+            previousUnits: 5,
+            units: 8,
+            prorate: false,
+            prorationBehaviour: null,
+            effectiveDate: null,
+            document: null,
+            periodStart: '2026-03-01',
+            renewalDate: '2026-04-01',
+            periodUnits: 5,
+            proration: null,
+            invoiceId: null,
+            creditNoteId: null,
+            creditedInvoiceId: null,
+            renewalAdjustment: null,
+          },
+        },
+      ]);
+  });
+
+  it('keeps a charge_on_renewal proration for the renewal invoice; a credit is a credit note whatever the behaviour', () => {
+    // 5 → 8 from 2026-03-22: 10 of 31 days. 30 × 10 / 31 = 9.67741… → 9.6774
+    expect(decided([subscribed()], change({ prorate: true, prorationBehaviour: 'charge_on_renewal', effectiveDate: '2026-03-22' }))).toMatchObject({
+      invoiceId: null,
+      renewalAdjustment: '9.6774',
+    });
+    expect(decided([subscribed()], change({ units: 3, prorate: true, prorationBehaviour: 'charge_on_renewal', effectiveDate: '2026-03-22' }))).toMatchObject({
+      creditNoteId: 'cn_change',
+      // It reduces the latest invoice raised before the change, here the first.
+      creditedInvoiceId: 'inv_first',
+      renewalAdjustment: null,
+      proration: { amount: '-6.4516' },
+    });
+  });
+});
+
+describe('proration by days: worked examples', () => {
+  const prorated = (created: Partial<SubscriptionCreatedData>, units: number, effectiveDate: string, minimum = 0) =>
+    decided([subscribed(created)], change({ units, prorate: true, effectiveDate }, { plan: plan({ minimumUnits: minimum }) })).proration;
+
+  it('a 31-day month (March): per_unit 5 → 8 from the 22nd, 10 days left', () => {
+    // (8 − 5) × 10.0000 = 30.0000 a period; 30 × 10 / 31 = 9.677419… → 9.6774
+    expect(prorated({}, 8, '2026-03-22')).toEqual({ daysLeft: 10, daysInPeriod: 31, numerator: '3000000', amount: '9.6774' });
+  });
+
+  it('a 30-day month (April): tiered 8 → 15 from the 11th, 20 days left', () => {
+    // tiered: 8 × 5 = 40.0000; 10 × 5 + 5 × 4 = 70.0000; 30 × 20 / 30 = 20.0000
+    const created = { startDate: '2026-04-01', currentPeriodStart: '2026-04-01', renewalDate: '2026-05-01', units: 8, pricing: { planType: 'tiered' as const, price: '0.0000', freeUnits: 0, tiers } };
+    expect(prorated(created, 15, '2026-04-11')).toMatchObject({ daysLeft: 20, daysInPeriod: 30, amount: '20.0000' });
+  });
+
+  it('a leap February: volume 10 → 11 (into the cheaper band) from the 20th credits, although units went up', () => {
+    // volume: 10 × 5 = 50.0000; 11 × 4 = 44.0000; −6 × 10 / 29 = −2.068965… → −2.0690
+    const created = { startDate: '2028-02-01', currentPeriodStart: '2028-02-01', renewalDate: '2028-03-01', units: 10, pricing: { planType: 'volume' as const, price: '0.0000', freeUnits: 0, tiers } };
+    const proration = prorated(created, 11, '2028-02-20');
+    expect(proration).toMatchObject({ daysLeft: 10, daysInPeriod: 29, amount: '-2.0690' });
+    expect(decided([subscribed(created)], change({ units: 11, prorate: true, effectiveDate: '2028-02-20' }))).toMatchObject({ creditNoteId: 'cn_change', invoiceId: null });
+  });
+
+  it('a yearly plan: stairstep 9 → 12 (5.0000 → 4.0000 for the quantity) from 1 July, 243 of 365 days left', () => {
+    // stairstep: 5.0000 → 4.0000 for the whole quantity. July to February: 31+31+30+31+30+31+31+28 = 243 days.
+    // −1 × 243 / 365 = −0.665753… → −0.6658
+    const created = {
+      interval: { unit: 'year' as const, count: 1 },
+      startDate: '2026-03-01',
+      currentPeriodStart: '2026-03-01',
+      renewalDate: '2027-03-01',
+      units: 9,
+      pricing: { planType: 'stairstep' as const, price: '0.0000', freeUnits: 0, tiers },
+    };
+    expect(prorated(created, 12, '2026-07-01')).toMatchObject({ daysLeft: 243, daysInPeriod: 365, amount: '-0.6658' });
+  });
+
+  it('free units: per_unit with 2 free, 2 → 4 bills only the units above the free ones', () => {
+    // (4 − 2) × 10 − max(2 − 2, 0) × 10 = 20.0000 for the whole period (31 of 31 days)
+    expect(prorated({ units: 2, pricing: { planType: 'per_unit', price: '10.0000', freeUnits: 2, tiers: [] } }, 4, '2026-03-01')).toMatchObject({ amount: '20.0000' });
+  });
+});
+
+describe('proration property: consecutive changes never over-credit', () => {
+  const plans = [
+    { planType: 'per_unit' as const, price: '7.3300', freeUnits: 1, tiers: [] },
+    { planType: 'tiered' as const, price: '0.0000', freeUnits: 0, tiers },
+    { planType: 'volume' as const, price: '0.0000', freeUnits: 0, tiers },
+    { planType: 'stairstep' as const, price: '0.0000', freeUnits: 0, tiers },
+  ];
+
+  it('the prorated charges less credits of any sequence inside one period equal what each units level cost for the days it applied', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...plans),
+        fc.integer({ min: 0, max: 30 }),
+        fc.array(fc.record({ units: fc.integer({ min: 0, max: 40 }), day: fc.integer({ min: 0, max: 30 }) }), { minLength: 1, maxLength: 8 }),
+        (pricing, initial, steps) => {
+          const created = subscribed({ units: initial, pricing });
+          const pricingOf = { type: pricing.planType, price: pricing.price, freeUnits: pricing.freeUnits, tiers: pricing.tiers };
+          const sorted = [...steps].sort((a, b) => a.day - b.day);
+          const events: SubscriptionEvent[] = [created];
+          let charged = 0n;
+          let current = initial;
+          const applied: { units: number; from: number }[] = [{ units: initial, from: 0 }];
+          sorted.forEach((step, i) => {
+            if (step.units === current) return;
+            const data = decided(
+              events,
+              change({ units: step.units, prorate: true, effectiveDate: addDays('2026-03-01', step.day) }, { changeId: `c${i}`, plan: plan({ minimumUnits: 0 }) }),
+            );
+            events.push({ type: 'SubscriptionUnitsChanged', data });
+            charged += parseMoney(data.proration!.amount);
+            current = step.units;
+            applied.push({ units: step.units, from: step.day });
+          });
+          // What the units cost for the days each applied, less the period already billed at the start.
+          const days = daysBetween('2026-03-01', '2026-04-01');
+          const exact = applied.reduce((total, level, i) => {
+            const until = applied[i + 1]?.from ?? days;
+            return total + planAmount(pricingOf, level.units) * BigInt(until - level.from);
+          }, 0n);
+          expect(charged).toBe(divideRounded(exact - planAmount(pricingOf, initial) * BigInt(days), BigInt(days)));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('EndSubscription', () => {
+  const facts = (invoiceId: string, status: InvoiceFacts['status'], more: Partial<InvoiceFacts> = {}): InvoiceFacts => ({ invoiceId, status, sent: false, settled: false, ...more });
+  const end = (request: Partial<EndSubscription['request']> = {}, more: Partial<EndSubscription> = {}): EndSubscription => ({
+    type: 'EndSubscription',
+    operationId: 'op_end',
+    now: '2026-03-10T09:00:00.000Z',
+    today: '2026-03-10',
+    organisation: organisation(),
+    invoices: [],
+    request: { when: 'now', deleteUnsentInvoices: false, voidApprovedInvoices: false, invoiceUsageNow: false, ...request },
+    ...more,
+  });
+
+  it.each(['deleteUnsentInvoices', 'voidApprovedInvoices', 'invoiceUsageNow'] as const)('refuses %s with period_end (422 naming the field)', (option) => {
+    const param = { deleteUnsentInvoices: 'delete_unsent_invoices', voidApprovedInvoices: 'void_approved_invoices', invoiceUsageNow: 'invoice_usage_now' }[option];
+    spec([subscribed()]).when(end({ when: 'period_end', [option]: true })).thenRefuses('invalid_parameter', param);
+  });
+
+  it('at period end: cancel_at_period_end with the renewal date as end date; a second one is invalid_state', () => {
+    const scheduled: SubscriptionEvent = { type: 'SubscriptionEndScheduled', data: { subscriptionId: 'sub_1', operationId: 'op_end', endDate: '2026-04-01', removals: [] } };
+    spec([subscribed()]).when(end({ when: 'period_end' })).then([scheduled]);
+    spec([subscribed(), scheduled]).when(end({ when: 'period_end' }, { operationId: 'op_again' })).thenRefuses('invalid_state');
+  });
+
+  it('now: ended today, recording invoice_usage_now; ending again is invalid_state; a retry of the same end decides nothing', () => {
+    const ended: SubscriptionEvent = {
+      type: 'SubscriptionEnded',
+      data: { subscriptionId: 'sub_1', operationId: 'op_end', endedAt: '2026-03-10T09:00:00.000Z', endDate: '2026-03-10', invoiceUsageNow: true, removals: [] },
+    };
+    spec([subscribed()]).when(end({ invoiceUsageNow: true })).then([ended]);
+    spec([subscribed(), ended]).when(end({}, { operationId: 'op_2' })).thenRefuses('invalid_state');
+    spec([subscribed(), ended]).when(end({ invoiceUsageNow: true })).then([]);
+  });
+
+  it('removes the never-sent and the approved unpaid invoices when asked, one entry each', () => {
+    const invoices = [facts('inv_1', 'draft'), facts('inv_2', 'draft', { sent: true }), facts('inv_3', 'approved'), facts('inv_4', 'approved', { settled: true }), facts('inv_5', 'not_in_external'), facts('inv_6', 'deleted')];
+    const [event] = subscriptionDecider.decide(end({ deleteUnsentInvoices: true, voidApprovedInvoices: true }, { invoices }), [subscribed()].reduce(subscriptionDecider.evolve, subscriptionDecider.initialState()));
+    expect(event?.data).toMatchObject({
+      removals: [
+        { invoiceId: 'inv_1', action: 'delete' },
+        { invoiceId: 'inv_3', action: 'void' },
+        { invoiceId: 'inv_5', action: 'delete' },
+      ],
+    });
+  });
+
+  it('removes the renewal invoice (voided if approved, else deleted) now or at period end; refuses while it has a payment or credit', () => {
+    const state = [subscribed(), renewalRaised].reduce(subscriptionDecider.evolve, subscriptionDecider.initialState());
+    expect(subscriptionDecider.decide(end({ when: 'period_end' }, { invoices: [facts('inv_renewal', 'approved')] }), state)[0]?.data).toMatchObject({
+      removals: [{ invoiceId: 'inv_renewal', action: 'void' }],
+    });
+    expect(subscriptionDecider.decide(end({}, { invoices: [facts('inv_renewal', 'draft')] }), state)[0]?.data).toMatchObject({
+      removals: [{ invoiceId: 'inv_renewal', action: 'delete' }],
+    });
+    spec([subscribed(), renewalRaised]).when(end({}, { invoices: [facts('inv_renewal', 'approved', { settled: true })] })).thenRefuses('invalid_state');
+  });
+
+  it('refuses ending now with invoice removal in Setup Mode; ending without removal is accepted', () => {
+    const setup = organisation({ setupMode: true });
+    spec([subscribed()]).when(end({ deleteUnsentInvoices: true }, { organisation: setup })).thenRefuses('invalid_state');
+    spec([subscribed()]).when(end({ voidApprovedInvoices: true }, { organisation: setup })).thenRefuses('invalid_state');
+    expect(subscriptionDecider.decide(end({}, { organisation: setup }), [subscribed()].reduce(subscriptionDecider.evolve, subscriptionDecider.initialState()))).toHaveLength(1);
+  });
+});
+
+describe('RestoreSubscription', () => {
+  const endedNow: SubscriptionEvent = {
+    type: 'SubscriptionEnded',
+    data: { subscriptionId: 'sub_1', operationId: 'op_end', endedAt: '2026-03-10T09:00:00.000Z', endDate: '2026-03-10', invoiceUsageNow: false, removals: [] },
+  };
+  const restore = (more: Partial<RestoreSubscription> = {}): RestoreSubscription => ({
+    type: 'RestoreSubscription',
+    operationId: 'op_restore',
+    organisationId: 'org_1',
+    today: '2026-03-20',
+    customerStatus: 'active',
+    planStatus: 'active',
+    reRaisedInvoiceId: 'inv_again',
+    ...more,
+  });
+
+  it('returns an ended subscription to active before its renewal date (plan active or legacy)', () => {
+    const restored: SubscriptionEvent = {
+      type: 'SubscriptionRestored',
+      data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'ended', status: 'active', renewalInvoiceId: null, replacesInvoiceId: null },
+    };
+    spec([subscribed(), endedNow]).when(restore()).then([restored]);
+    spec([subscribed(), endedNow]).when(restore({ planStatus: 'legacy' })).then([restored]);
+  });
+
+  it.each([
+    [{ today: '2026-04-01' }, 'the renewal date has passed'],
+    [{ customerStatus: 'inactive' as const }, 'the customer is inactive'],
+    [{ planStatus: 'inactive' as const }, 'the plan is inactive'],
+    [{ planStatus: 'draft' as const }, 'the plan is a draft'],
+  ])('refuses %j (%s) with invalid_state', (more: Partial<RestoreSubscription>, _why: string) => {
+    spec([subscribed(), endedNow]).when(restore(more)).thenRefuses('invalid_state');
+  });
+
+  it('restores one set to end at period end; refuses one that is neither ended nor set to end', () => {
+    const scheduled: SubscriptionEvent = { type: 'SubscriptionEndScheduled', data: { subscriptionId: 'sub_1', operationId: 'op_end', endDate: '2026-04-01', removals: [] } };
+    spec([subscribed(), scheduled])
+      .when(restore())
+      .then([{ type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'cancel_at_period_end', status: 'active', renewalInvoiceId: null, replacesInvoiceId: null } }]);
+    spec([subscribed()]).when(restore()).thenRefuses('invalid_state');
+  });
+
+  it('a pending subscription returns to pending before its start date', () => {
+    spec([subscribed({ status: 'pending', startDate: '2026-04-01', currentPeriodStart: '2026-04-01', renewalDate: '2026-05-01' }), endedNow])
+      .when(restore())
+      .then([{ type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'ended', status: 'pending', renewalInvoiceId: null, replacesInvoiceId: null } }]);
+  });
+
+  it('raises again a renewal invoice that ending removed', () => {
+    const endedRemoving: SubscriptionEvent = { ...endedNow, data: { ...endedNow.data, removals: [{ invoiceId: 'inv_renewal', action: 'delete' }] } };
+    spec([subscribed(), renewalRaised, endedRemoving])
+      .when(restore())
+      .then([{ type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'ended', status: 'active', renewalInvoiceId: 'inv_again', replacesInvoiceId: 'inv_renewal' } }]);
+  });
+});

@@ -171,6 +171,22 @@ describe('webhooks: endpoints, fan-out, signatures, retries', () => {
       expect(forInvoice().map((r) => r.body.type).sort()).toEqual(['invoice.created', 'invoice.paid', 'invoice.updated']);
     });
 
+    it('announces ending at period end and restoring as subscription.updated, and ending now as subscription.ended', async () => {
+      const sub = (await request(service.app).post('/v1/subscriptions').set(auth).set('Idempotency-Key', `hook-${++n}`).send({ customer_code: 'C1', plan_code: 'seats', units: 5 })).body;
+      const action = (name: string, body: object) => request(service.app).post(`/v1/subscriptions/${sub.id}/${name}`).set(auth).send(body);
+      const forSubscription = () => at('/main').filter((r) => (r.body.data as { object: { id: string } }).object.id === sub.id);
+      expect((await action('end', { when: 'period_end' })).status).toBe(200);
+      expect((await action('restore', {})).status).toBe(200);
+      expect((await action('end', { when: 'now' })).status).toBe(200);
+      const got = await until('four subscription events', () => forSubscription().length >= 4 && forSubscription());
+      const byType = (type: string) => got.filter((r) => r.body.type === type).map((r) => r.body.data as { object: Record<string, unknown>; previous_attributes?: Record<string, unknown> });
+      expect(byType('subscription.created')).toHaveLength(1);
+      const updates = byType('subscription.updated');
+      expect(updates.map((u) => u.previous_attributes!.cancel_at_period_end).sort()).toEqual([false, true]);
+      const [ended] = byType('subscription.ended');
+      expect(ended).toMatchObject({ object: { id: sub.id, status: 'ended' }, previous_attributes: { status: 'active' } });
+    });
+
     it('retries on the schedule (3xx and 5xx are failures, redirects not followed) and keeps every attempt', async () => {
       const retrying = await create({ url: receiver.url('/flaky'), events: ['invoice.paid'] });
       receiver.answer('/flaky', [302, 500]);

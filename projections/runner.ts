@@ -1,4 +1,5 @@
 import { decodeEvent } from '../domain/decode-event';
+import { coalescedRuns } from '../infra/coalesced-runs';
 import type { EventStore, StoredEvent } from '../infra/event-store/port';
 import type { Logger } from '../infra/logger';
 import type { ReadStore } from '../infra/read-store/port';
@@ -19,8 +20,11 @@ const checkpointName = (projection: Projection): string => `${projection.name}:v
 export class ProjectionRunner {
   private readonly checkpoints = new Map<Projection, bigint>();
   private readonly waiters = new Set<Waiter>();
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly runs = coalescedRuns(
+    (onProgress?: (progress: Progress) => void) => this.drain(onProgress),
+    (error) => this.logger.error({ err: error }, 'projection run failed; retrying on the next append or poll'),
+    () => this.stopped,
+  );
   private stopped = false;
   private unsubscribe: (() => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -61,7 +65,7 @@ export class ProjectionRunner {
     this.stopped = true;
     this.unsubscribe?.();
     if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.runs.current();
     for (const waiter of this.waiters) waiter.resolve(false);
     this.waiters.clear();
   }
@@ -93,28 +97,12 @@ export class ProjectionRunner {
 
   /** Applies everything appended so far. Concurrent calls share one pass (and ask for another). */
   catchUp(onProgress?: (progress: Progress) => void): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.drain(onProgress);
-        } while (this.again && !this.stopped);
-      } catch (error) {
-        this.logger.error({ err: error }, 'projection run failed; retrying on the next append or poll');
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+    return this.runs(onProgress);
   }
 
   /** Empties the read models (all, or the named ones) and replays the whole log into them. */
   async rebuild(names: readonly string[] | null, onProgress?: (progress: Progress) => void): Promise<number> {
-    await this.running;
+    await this.runs.current();
     const chosen = this.projections.filter((p) => names === null || names.includes(p.name));
     for (const projection of chosen) {
       await this.readStore.reset(projection.collections, [checkpointName(projection)]);

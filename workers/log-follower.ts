@@ -1,4 +1,5 @@
 import { decodeEvent } from '../domain/decode-event';
+import { coalescedRuns } from '../infra/coalesced-runs';
 import type { EventStore, StoredEvent } from '../infra/event-store/port';
 import type { Logger } from '../infra/logger';
 import type { ReadStore } from '../infra/read-store/port';
@@ -13,8 +14,11 @@ export type FollowerStatus = Readonly<{ name: string; checkpoint: string; head: 
  */
 export class LogFollower {
   private checkpoint = 0n;
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly runs = coalescedRuns(
+    () => this.drain(),
+    (error) => this.deps.logger.error({ err: error, follower: this.name }, 'worker outbox run failed; retrying on the next append or poll'),
+    () => this.stopped,
+  );
   private stopped = false;
   private unsubscribe: (() => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -47,7 +51,7 @@ export class LogFollower {
     this.unsubscribe = null;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.running;
+    await this.runs.current();
   }
 
   async status(): Promise<FollowerStatus> {
@@ -57,24 +61,7 @@ export class LogFollower {
   }
 
   catchUp(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.drain();
-        } while (this.again && !this.stopped);
-      } catch (error) {
-        this.deps.logger.error({ err: error, follower: this.name }, 'worker outbox run failed; retrying on the next append or poll');
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+    return this.stopped ? Promise.resolve() : this.runs(undefined);
   }
 
   private async drain(): Promise<void> {

@@ -1,6 +1,7 @@
 import { creditNoteDecider } from '../domain/credit-note/decider';
 import { customerDecider } from '../domain/customer/decider';
 import { decodeEvent } from '../domain/decode-event';
+import { eventCatalogue } from '../domain/event-catalogue';
 import { invoiceDecider } from '../domain/invoice/decider';
 import type { Decider, DomainEvent } from '../domain/shared/decider';
 import { subscriptionDecider } from '../domain/subscription/decider';
@@ -29,28 +30,10 @@ export type WebhookOptions = Readonly<{ retryScheduleSeconds?: readonly number[]
 
 export type DeliveryJob = Readonly<{ deliveryId: string; endpointId: string; organisationId: string; eventId: string; eventType: string; body: string }>;
 
-const HANDLED = [
-  'CustomerImported',
-  'CustomerUpdated',
-  'SubscriptionCreated',
-  'SubscriptionUnitsChanged',
-  'SubscriptionRenewalInvoiceRaised',
-  'SubscriptionEndScheduled',
-  'SubscriptionEnded',
-  'SubscriptionRestored',
-  'CreditNoteRaised',
-  'CreditNoteSynced',
-  'CreditNoteSyncFailed',
-  'CreditNoteAllocated',
-  'InvoiceRemoved',
-  'InvoiceRaised',
-  'InvoiceSynced',
-  'InvoiceSyncFailed',
-  'InvoiceSyncRetryRequested',
-  'InvoiceStatusObserved',
-  'WebhookTestRequested',
-  'WebhookEndpointDeleted',
-];
+/** Every event of the objects webhooks describe (new types included as they are added), and the endpoints' own test and deletion. */
+const HANDLED = [...eventCatalogue.keys()].filter(
+  (type) => /^(Customer|Subscription|Invoice|CreditNote)[A-Z]/.test(type) || type === 'WebhookTestRequested' || type === 'WebhookEndpointDeleted',
+);
 
 const endpointsCheckpoint = `${webhookEndpointsProjection.name}:v${webhookEndpointsProjection.version}`;
 

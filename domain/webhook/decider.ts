@@ -1,37 +1,18 @@
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
 import { type AddressFacts, checkDescription, checkEndpointCount, checkEndpointUrl, checkEventTypes } from './endpoint-rules';
-import type { WebhookEndpointEvent, WebhookEndpointUpdated } from './events';
+import type { WebhookEndpointCreated, WebhookEndpointEvent, WebhookEndpointUpdated } from './events';
 
 export type EndpointStatus = 'enabled' | 'disabled';
 
-export type WebhookEndpointState =
-  | { status: 'none' }
-  | { status: 'deleted' }
-  | {
-      status: EndpointStatus;
-      endpointId: string;
-      organisationId: string;
-      url: string;
-      description: string | null;
-      events: string[];
-      secret: string;
-    };
+type EndpointFields = WebhookEndpointCreated['data'];
+
+export type WebhookEndpointState = { status: 'none' } | { status: 'deleted' } | ({ status: EndpointStatus } & EndpointFields);
 
 type Changes = WebhookEndpointUpdated['data']['changes'];
 
 export type WebhookEndpointCommand =
-  | {
-      type: 'CreateWebhookEndpoint';
-      endpointId: string;
-      organisationId: string;
-      url: string;
-      description: string | null;
-      events: string[];
-      secret: string;
-      existingEndpoints: number;
-      address: AddressFacts;
-    }
+  | ({ type: 'CreateWebhookEndpoint'; existingEndpoints: number; address: AddressFacts } & EndpointFields)
   | { type: 'UpdateWebhookEndpoint'; changes: Changes; address: AddressFacts }
   | { type: 'RollWebhookEndpointSecret'; secret: string; previousExpiresAt: string }
   | { type: 'DeleteWebhookEndpoint' }
@@ -41,10 +22,8 @@ const notFound = () => new DomainError('not_found', 'webhook_endpoint_not_found'
 
 const evolve = (state: WebhookEndpointState, event: WebhookEndpointEvent): WebhookEndpointState => {
   switch (event.type) {
-    case 'WebhookEndpointCreated': {
-      const { endpointId, organisationId, url, description, events, secret } = event.data;
-      return { status: 'enabled', endpointId, organisationId, url, description, events, secret };
-    }
+    case 'WebhookEndpointCreated':
+      return { status: 'enabled', ...event.data };
     case 'WebhookEndpointUpdated':
       return state.status === 'enabled' || state.status === 'disabled' ? { ...state, ...event.data.changes } : state;
     case 'WebhookEndpointSecretRolled':

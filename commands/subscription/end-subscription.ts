@@ -20,7 +20,15 @@ const invoiceFacts = async (deps: Deps, org: OpenOrganisation, invoiceId: string
   if (state.status !== 'raised' || !state.accountingInvoiceId || !org.accounting) {
     return { invoiceId, status: 'not_in_external', sent: false, settled: false };
   }
-  const ledger = await deps.accounting.tenant(org.accounting.tenantId).getInvoice(state.accountingInvoiceId);
+  const ledger = await deps.accounting
+    .tenant(org.accounting.tenantId)
+    .getInvoice(state.accountingInvoiceId)
+    .catch((error: unknown) => {
+      // Pushed to an accounting organisation the organisation has since disconnected from: the one it uses now holds nothing to remove.
+      if (error instanceof AccountingRefused) return null;
+      throw error;
+    });
+  if (!ledger) return { invoiceId, status: 'not_in_external', sent: false, settled: false };
   return {
     invoiceId,
     status: ledger.status,
@@ -34,14 +42,15 @@ const invoiceFacts = async (deps: Deps, org: OpenOrganisation, invoiceId: string
  * recorded on its invoice as it succeeds, so a refusal part-way leaves the subscription running and
  * the invoices already removed removed.
  */
-const removeInvoices = (deps: Deps, caller: Caller, org: OpenOrganisation, ref: OrganisationRef) => async (events: SubscriptionEvent[]) => {
+const removeInvoices = (deps: Deps, caller: Caller, org: OpenOrganisation, ref: OrganisationRef, notInLedger: ReadonlySet<string>) => async (events: SubscriptionEvent[]) => {
   for (const event of events) {
     if (event.type !== 'SubscriptionEnded' && event.type !== 'SubscriptionEndScheduled') continue;
     for (const removal of event.data.removals) {
       const { state } = await invoiceCommand.load(deps.store, removal.invoiceId);
       if (state.status !== 'raised') continue;
       const status = removal.action === 'void' ? 'voided' : 'deleted';
-      if (state.accountingInvoiceId && org.accounting) {
+      // An invoice the accounting system in use does not hold (never pushed, or pushed to one since disconnected) is removed here only.
+      if (state.accountingInvoiceId && org.accounting && !notInLedger.has(removal.invoiceId)) {
         const tenant = deps.accounting.tenant(org.accounting.tenantId);
         try {
           await (removal.action === 'void' ? tenant.voidInvoice(state.accountingInvoiceId) : tenant.deleteInvoice(state.accountingInvoiceId));
@@ -80,6 +89,7 @@ export const endSubscription = async (deps: Deps, caller: Caller, context: Lifec
     invoices,
     request,
   };
-  const handled = await subscriptionCommand(deps, subscriptionId, command, caller, ref, removeInvoices(deps, caller, org, ref));
+  const notInLedger = new Set(invoices.filter((facts) => facts.status === 'not_in_external').map((facts) => facts.invoiceId));
+  const handled = await subscriptionCommand(deps, subscriptionId, command, caller, ref, removeInvoices(deps, caller, org, ref, notInLedger));
   return { position: handled.position };
 };

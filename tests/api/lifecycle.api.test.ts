@@ -326,6 +326,20 @@ describe('subscription lifecycle: unit changes, credit notes, end and restore', 
       expect(replay.body).toEqual(retried.body);
     });
 
+    it('ends after the organisation moved to another accounting organisation, deleting there only what the one in use holds (found by the fuzz suite)', async () => {
+      const moved = await billingOrganisation(service, ['subscriptions:write', 'invoices:read', 'customers:write']);
+      const created = await request(service.app).post('/v1/subscriptions').set(moved.auth).set('Idempotency-Key', 'moved-1').send({ customer_code: 'C1', plan_code: 'seats', units: 5 });
+      expect(created.status).toBe(201);
+      const admin = `/admin/v1/organisations/${moved.orgId}/accounting`;
+      expect((await request(service.app).post(`${admin}/disconnect`).set(service.admin).send({})).status).toBe(200);
+      expect((await request(service.app).post(`${admin}/connect`).set(service.admin).send({})).body.tenant_id).not.toBe(moved.tenantId);
+      const ended = await request(service.app).post(`/v1/subscriptions/${created.body.id}/end`).set(moved.auth).send({ when: 'now', delete_unsent_invoices: true });
+      expect(ended.status).toBe(200);
+      expect(ended.body.status).toBe('ended');
+      // The first invoice went to the accounting organisation used before: it is removed here, and nothing is asked of the one in use.
+      expect((await request(service.app).get(`/v1/invoices/${created.body.invoice.id}`).set(moved.auth)).body.status).toBe('deleted');
+    });
+
     it('voids approved unpaid invoices when asked', async () => {
       const sub = await subscribe();
       await accountingControl(service, `/tenants/${tenantId}/invoices/${sub.invoice.accounting.invoice_id}/approve`);

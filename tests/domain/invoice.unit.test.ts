@@ -1,24 +1,11 @@
 import { invoiceDecider } from '../../domain/invoice/decider';
 import type { InvoiceEvent } from '../../domain/invoice/events';
 import { deciderSpec } from '../support/decider-spec';
+import { raisedInvoiceData } from '../support/events';
 
 const spec = deciderSpec(invoiceDecider);
 
-const raised: InvoiceEvent = {
-  type: 'InvoiceRaised',
-  data: {
-    invoiceId: 'inv_1',
-    organisationId: 'org_1',
-    customerId: 'cus_1',
-    subscriptionId: 'sub_1',
-    currency: 'GBP',
-    reference: null,
-    invoiceDate: '2026-03-15T10:00:00.000Z',
-    dueDate: null,
-    lines: [],
-    subtotal: '49.9900',
-  },
-};
+const raised: InvoiceEvent = { type: 'InvoiceRaised', data: raisedInvoiceData('2026-03-15T10:00:00.000Z', '49.9900') };
 const failed: InvoiceEvent = { type: 'InvoiceSyncFailed', data: { invoiceId: 'inv_1', error: 'Account 200 is archived' } };
 const synced: InvoiceEvent = {
   type: 'InvoiceSynced',

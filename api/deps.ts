@@ -3,6 +3,7 @@ import type { Lookups } from '../commands/lookups';
 import type { AccountingSystem } from '../infra/accounting/port';
 import type { IdempotencyStore } from '../infra/idempotency/port';
 import type { Logger } from '../infra/logger';
+import type { ProjectionRunner } from '../projections/runner';
 import type { RateLimiter } from '../infra/rate-limit/port';
 import type { ReadStore } from '../infra/read-store/port';
 import type { Resolver } from '../infra/webhooks/resolver';
@@ -26,4 +27,6 @@ export type ApiDeps = CommandDeps &
     workersStatus: (() => Promise<WorkersStatus>) | null;
     /** Resolves once every read model includes the position (bounded wait). */
     waitForProjections: (position: bigint) => Promise<boolean>;
+    /** The projections' positions and blue/green rebuilds. */
+    projections: Pick<ProjectionRunner, 'projections' | 'status' | 'startRebuild' | 'rebuildStatus'>;
   }>;

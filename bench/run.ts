@@ -6,6 +6,7 @@ import { silentLogger } from '../infra/logger';
 import { startService } from '../service/server';
 import { startBareExpress } from './bare-express';
 import { formatResult, type LoadResult, runLoad } from './load';
+import { formatRebuild, rebuildBench } from './rebuild';
 
 /**
  * `npm run bench`: subscription creations over HTTP on the embedded profile (SQLite, the
@@ -14,6 +15,7 @@ import { formatResult, type LoadResult, runLoad } from './load';
  */
 const TOTAL = Number(process.env.BENCH_REQUESTS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const REBUILD_EVENTS = Number(process.env.BENCH_REBUILD_EVENTS ?? 200_000);
 // The API allows 120 requests a minute per key: spread the load over enough keys.
 const REQUESTS_PER_KEY = 100;
 
@@ -57,6 +59,9 @@ const main = async (): Promise<void> => {
   process.stdout.write(ratio('subscription creation', subscriptions, baseline));
   await service.stop();
   if (subscriptions.failures > 0) process.exitCode = 1;
+
+  process.stdout.write(`\nrebuild: every read model from a log of at least ${REBUILD_EVENTS} events, beside a raw scan of the same log\n`);
+  process.stdout.write(`${formatRebuild(await rebuildBench(REBUILD_EVENTS))}\n`);
 };
 
 main().catch((error: unknown) => {

@@ -1,57 +1,126 @@
+import { performance } from 'node:perf_hooks';
+import { isDeepStrictEqual } from 'node:util';
 import { decodeEvent } from '../domain/decode-event';
 import { coalescedRuns } from '../infra/coalesced-runs';
 import type { EventStore, StoredEvent } from '../infra/event-store/port';
+import { semaphore } from '../infra/event-store/semaphore';
 import type { Logger } from '../infra/logger';
-import type { ReadStore } from '../infra/read-store/port';
+import type { Doc, ReadStore, Write } from '../infra/read-store/port';
 import { batchContext } from './batch-context';
-import type { Projection } from './projection';
+import {
+  checkpointName,
+  type Generation,
+  type GenerationDoc,
+  generationIndexes,
+  generationNames,
+  GENERATIONS,
+  GenerationView,
+} from './generations';
+import type { Projection, ProjectionContext } from './projection';
 
 export type RunnerOptions = Readonly<{ batchSize?: number; pollMs?: number }>;
 export type Progress = Readonly<{ position: bigint; head: bigint; events: number }>;
 
+/** One projection as the runner keeps it: the generation reads are served from, and how far it has applied the log. */
+type Slot = { projection: Projection; live: Generation; checkpoint: bigint };
+
+export type ProjectionStatus = Readonly<{
+  name: string;
+  version: number;
+  checkpoint: bigint;
+  head: bigint;
+  lag: bigint;
+  status: 'live' | 'rebuilding';
+}>;
+
+/** A document on which the new generation and the live one differ, as `--verify` reports it. */
+export type Difference = Readonly<{ projection: string; collection: string; id: string; difference: 'only_live' | 'only_new' | 'changed' }>;
+
+export type RebuildStatus = {
+  status: 'running' | 'switched' | 'failed';
+  projections: string[];
+  verify: boolean;
+  events: number;
+  position: bigint;
+  head: bigint;
+  eventsPerSecond: number;
+  /** Seconds left at the rate so far; null until there is a rate. */
+  etaSeconds: number | null;
+  /** With `verify`: what differed when both generations stood at the same position (empty: none). */
+  differences: Difference[] | null;
+  error: string | null;
+};
+
+export class RebuildRunning extends Error {
+  override name = 'RebuildRunning';
+}
+
 type Waiter = { position: bigint; resolve: (reached: boolean) => void };
 
-const checkpointName = (projection: Projection): string => `${projection.name}:v${projection.version}`;
+/** Records which generation of a projection serves reads, and the version that built it. */
+const pointerWrite = (name: string, generation: Generation): Write => {
+  const doc: GenerationDoc = { id: name, ...generation };
+  return { op: 'put', collection: GENERATIONS, doc };
+};
 
 /**
  * Follows the log and keeps every read model up to date. Each projection commits its documents
  * together with its checkpoint, so a crash between batches replays at most the unfinished batch.
+ * A blue/green rebuild writes a new generation of chosen read models beside the live one, catches
+ * up, and switches reads to it atomically; the live generation serves (and follows the log) until then.
  */
 export class ProjectionRunner {
-  private readonly checkpoints = new Map<Projection, bigint>();
+  private readonly slots: Slot[];
+  /** Where each collection's live generation lives; the API's view resolves through it. */
+  private readonly live = new Map<string, string>();
+  /** The API's read store: the live generation of every read model. */
+  readonly readStore: ReadStore;
   private readonly waiters = new Set<Waiter>();
+  /** Applying a batch to the live generations, and switching a generation, never overlap. */
+  private readonly exclusive = semaphore(1);
   private readonly runs = coalescedRuns(
-    (onProgress?: (progress: Progress) => void) => this.drain(onProgress),
+    (onProgress?: (progress: Progress) => void) => this.exclusive(() => this.drain(onProgress)),
     (error) => this.logger.error({ err: error }, 'projection run failed; retrying on the next append or poll'),
     () => this.stopped,
   );
   private stopped = false;
   private unsubscribe: (() => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private rebuilding: Promise<RebuildStatus> | null = null;
+  private lastRebuild: RebuildStatus | null = null;
   private readonly batchSize: number;
   private readonly pollMs: number;
 
   constructor(
     private readonly store: EventStore,
-    private readonly readStore: ReadStore,
+    private readonly raw: ReadStore,
     readonly projections: readonly Projection[],
     private readonly logger: Logger,
     options: RunnerOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 500;
     this.pollMs = options.pollMs ?? 1000;
+    this.slots = projections.map((projection) => ({ projection, live: { generation: 0, version: projection.version }, checkpoint: 0n }));
+    this.readStore = new GenerationView(raw, (collection) => this.live.get(collection) ?? collection);
   }
 
-  /** Loads checkpoints; a projection without one (new, or a new version) starts from an empty read model. */
+  /** Loads each projection's live generation and checkpoint; one without a checkpoint starts from an empty read model. */
   async init(): Promise<void> {
-    for (const projection of this.projections) {
-      await this.readStore.ensureIndexes(projection.indexes);
-      const position = await this.readStore.checkpoint(checkpointName(projection));
-      if (position === 0n) await this.readStore.reset(projection.collections, []);
-      this.checkpoints.set(projection, position);
+    for (const slot of this.slots) {
+      const { name } = slot.projection;
+      const pointer = await this.raw.get<GenerationDoc>(GENERATIONS, name);
+      this.setLive(slot, pointer ? { generation: pointer.generation, version: pointer.version } : slot.live);
+      await this.raw.ensureIndexes(generationIndexes(slot.projection, slot.live.generation));
+      slot.checkpoint = await this.raw.checkpoint(checkpointName(name, slot.live));
+      if (slot.checkpoint === 0n) await this.raw.reset([...generationNames(slot.projection, slot.live.generation).values()], []);
+      if (!pointer) await this.raw.commit([pointerWrite(name, slot.live)]);
     }
   }
 
+  /**
+   * Follows the log from the checkpoints. A projection whose version changed keeps serving (and
+   * following the log into) its old generation while its new one is rebuilt beside it.
+   */
   async start(): Promise<void> {
     await this.init();
     this.unsubscribe = this.store.onAppended(() => void this.catchUp());
@@ -59,6 +128,11 @@ export class ProjectionRunner {
     this.timer = setInterval(() => void this.catchUp(), this.pollMs);
     this.timer.unref();
     await this.catchUp();
+    const changed = this.slots.filter((slot) => slot.live.version !== slot.projection.version).map((slot) => slot.projection.name);
+    if (changed.length > 0) {
+      this.logger.info({ projections: changed }, 'projection versions changed: rebuilding them beside the live generation');
+      this.startRebuild(changed, { verify: false });
+    }
   }
 
   async stop(): Promise<void> {
@@ -66,14 +140,15 @@ export class ProjectionRunner {
     this.unsubscribe?.();
     if (this.timer) clearInterval(this.timer);
     await this.runs.current();
+    await this.rebuilding;
     for (const waiter of this.waiters) waiter.resolve(false);
     this.waiters.clear();
   }
 
-  /** The lowest position every projection has applied. */
+  /** The lowest position every live read model has applied (a generation being rebuilt does not count). */
   position(): bigint {
     let lowest: bigint | null = null;
-    for (const position of this.checkpoints.values()) if (lowest === null || position < lowest) lowest = position;
+    for (const { checkpoint } of this.slots) if (lowest === null || checkpoint < lowest) lowest = checkpoint;
     return lowest ?? 0n;
   }
 
@@ -95,18 +170,43 @@ export class ProjectionRunner {
     });
   }
 
+  /** Each projection's live version, checkpoint, the log's head, the lag, and whether a new generation is being built. */
+  async status(): Promise<ProjectionStatus[]> {
+    const head = await this.store.headPosition();
+    const rebuilding = this.lastRebuild?.status === 'running' ? this.lastRebuild.projections : [];
+    return this.slots.map((slot) => ({
+      name: slot.projection.name,
+      version: slot.live.version,
+      checkpoint: slot.checkpoint,
+      head,
+      lag: head > slot.checkpoint ? head - slot.checkpoint : 0n,
+      status: rebuilding.includes(slot.projection.name) ? 'rebuilding' : 'live',
+    }));
+  }
+
+  /** The running rebuild, or the last one; null when none has run in this process. */
+  rebuildStatus(): RebuildStatus | null {
+    return this.lastRebuild;
+  }
+
+  /** Resolves when the running rebuild (if any) has switched or failed. */
+  async rebuilt(): Promise<RebuildStatus | null> {
+    return (await this.rebuilding) ?? this.lastRebuild;
+  }
+
   /** Applies everything appended so far. Concurrent calls share one pass (and ask for another). */
   catchUp(onProgress?: (progress: Progress) => void): Promise<void> {
     return this.runs(onProgress);
   }
 
-  /** Empties the read models (all, or the named ones) and replays the whole log into them. */
-  async rebuild(names: readonly string[] | null, onProgress?: (progress: Progress) => void): Promise<number> {
+  /** Offline: empties the live read models (all, or the named ones) and replays the whole log into them. */
+  async replayInPlace(names: readonly string[] | null, onProgress?: (progress: Progress) => void): Promise<number> {
     await this.runs.current();
-    const chosen = this.projections.filter((p) => names === null || names.includes(p.name));
-    for (const projection of chosen) {
-      await this.readStore.reset(projection.collections, [checkpointName(projection)]);
-      this.checkpoints.set(projection, 0n);
+    for (const slot of this.chosen(names)) {
+      await this.raw.reset([...generationNames(slot.projection, slot.live.generation).values()], [checkpointName(slot.projection.name, slot.live)]);
+      this.setLive(slot, { generation: slot.live.generation, version: slot.projection.version });
+      await this.raw.commit([pointerWrite(slot.projection.name, slot.live)]);
+      slot.checkpoint = 0n;
     }
     let events = 0;
     await this.catchUp((progress) => {
@@ -114,6 +214,158 @@ export class ProjectionRunner {
       onProgress?.(progress);
     });
     return events;
+  }
+
+  /**
+   * Blue/green: builds a new generation of the chosen read models (all when `names` is null) from
+   * position zero beside the live one, which keeps serving reads and following the log; once it
+   * has caught up, it takes the live generation's turn, brings both to the same position, (with
+   * `verify`) compares them document by document, and switches reads to the new one atomically.
+   * Resolves at once; `rebuilt()` waits for the end and `rebuildStatus()` reports the progress.
+   */
+  startRebuild(names: readonly string[] | null, options: { verify: boolean }): RebuildStatus {
+    if (this.rebuilding) throw new RebuildRunning('a rebuild is already running');
+    const slots = this.chosen(names);
+    const status: RebuildStatus = {
+      status: 'running',
+      projections: slots.map((slot) => slot.projection.name),
+      verify: options.verify,
+      events: 0,
+      position: 0n,
+      head: 0n,
+      eventsPerSecond: 0,
+      etaSeconds: null,
+      differences: null,
+      error: null,
+    };
+    this.lastRebuild = status;
+    this.rebuilding = this.rebuild(slots, status).then(
+      () => status,
+      (error: unknown) => {
+        status.status = 'failed';
+        status.error = error instanceof Error ? error.message : String(error);
+        this.logger.error({ err: error, projections: status.projections }, 'rebuild failed; the live generation keeps serving');
+        return status;
+      },
+    );
+    void this.rebuilding.finally(() => {
+      this.rebuilding = null;
+    });
+    return status;
+  }
+
+  private chosen(names: readonly string[] | null): Slot[] {
+    return this.slots.filter((slot) => names === null || names.includes(slot.projection.name));
+  }
+
+  private setLive(slot: Slot, generation: Generation): void {
+    slot.live = generation;
+    for (const [collection, name] of generationNames(slot.projection, generation.generation)) this.live.set(collection, name);
+  }
+
+  private async rebuild(slots: Slot[], status: RebuildStatus): Promise<void> {
+    const builds = slots.map((slot) => {
+      const target: Generation = { generation: slot.live.generation + 1, version: slot.projection.version };
+      return { slot, target, names: generationNames(slot.projection, target.generation), checkpoint: checkpointName(slot.projection.name, target) };
+    });
+    const names = new Map(builds.flatMap((build) => [...build.names]));
+    const view = new GenerationView(this.raw, (collection) => names.get(collection) ?? collection);
+    for (const build of builds) {
+      // A generation left by an interrupted rebuild is emptied first.
+      await this.raw.reset([...build.names.values()], [build.checkpoint]);
+      await this.raw.ensureIndexes(generationIndexes(build.slot.projection, build.target.generation));
+    }
+    const started = performance.now();
+    let lastLog = started;
+    /** Applies the next batch to the new generation; the number of events it held. */
+    const step = async (): Promise<number> => {
+      const batch = await this.store.readAll(status.position, this.batchSize);
+      if (batch.length === 0) return 0;
+      const last = batch[batch.length - 1]!.position;
+      const context = batchContext(view);
+      const decoded = new Map<StoredEvent, StoredEvent>();
+      for (const build of builds) await this.applyBatch(build.slot.projection, batch, 0n, context, decoded);
+      await view.commit(context.writes(), builds.map((build) => ({ name: build.checkpoint, position: last })));
+      status.events += batch.length;
+      status.position = last;
+      const seconds = Math.max((performance.now() - started) / 1000, 0.001);
+      if (status.head < last) status.head = last;
+      status.eventsPerSecond = Math.round(status.events / seconds);
+      const positionsPerSecond = Number(last) / seconds;
+      status.etaSeconds = positionsPerSecond > 0 ? Math.round(Number(status.head - last) / positionsPerSecond) : null;
+      if (performance.now() - lastLog > 5000) {
+        lastLog = performance.now();
+        this.logger.info(
+          { projections: status.projections, events: status.events, position: String(last), head: String(status.head), eventsPerSecond: status.eventsPerSecond, etaSeconds: status.etaSeconds },
+          'rebuild progress',
+        );
+      }
+      return batch.length;
+    };
+    this.logger.info({ projections: status.projections, generations: builds.map((b) => b.target) }, 'rebuild started beside the live generation');
+    status.head = await this.store.headPosition();
+    // Beside the live generation: it keeps following the log meanwhile.
+    while (!this.stopped && (await step()) === this.batchSize) {
+      if (status.events % (this.batchSize * 20) === 0) status.head = await this.store.headPosition();
+    }
+    if (this.stopped) throw new Error('the service stopped before the rebuild switched');
+    await this.exclusive(async () => {
+      // Both generations to the same position: the live one to the head, the new one to where the live one stands.
+      for (;;) {
+        await this.drain();
+        while ((await step()) > 0);
+        if (slots.every((slot) => slot.checkpoint === status.position)) break;
+        if (this.stopped) throw new Error('the service stopped before the rebuild switched');
+      }
+      if (status.verify) status.differences = await this.compare(slots, view);
+      await this.raw.commit(builds.map((build) => pointerWrite(build.slot.projection.name, build.target)));
+      for (const build of builds) {
+        const old = build.slot.live;
+        this.setLive(build.slot, build.target);
+        build.slot.checkpoint = status.position;
+        await this.raw.reset([...generationNames(build.slot.projection, old.generation).values()], [checkpointName(build.slot.projection.name, old)]);
+      }
+    });
+    status.head = status.position;
+    status.etaSeconds = 0;
+    status.status = 'switched';
+    this.logger.info(
+      { projections: status.projections, events: status.events, eventsPerSecond: status.eventsPerSecond, differences: status.differences?.length ?? null },
+      'rebuild switched reads to the new generation',
+    );
+  }
+
+  /** Every document of the new generation (seen through `newGeneration`) against the live one, both at the same position. */
+  private async compare(slots: Slot[], newGeneration: ReadStore): Promise<Difference[]> {
+    const differences: Difference[] = [];
+    const byId = (docs: Doc[]) => new Map(docs.map((doc) => [doc.id, doc]));
+    for (const slot of slots) {
+      for (const collection of slot.projection.collections) {
+        const live = byId(await this.readStore.findAll(collection));
+        const fresh = byId(await newGeneration.findAll(collection));
+        const report = (id: string, difference: Difference['difference']) => differences.push({ projection: slot.projection.name, collection, id, difference });
+        for (const [id, doc] of live) {
+          const other = fresh.get(id);
+          if (!other) report(id, 'only_live');
+          else if (!isDeepStrictEqual(doc, other)) report(id, 'changed');
+        }
+        for (const id of fresh.keys()) if (!live.has(id)) report(id, 'only_new');
+      }
+    }
+    return differences;
+  }
+
+  /** Runs a batch's events past `checkpoint` that the projection handles through it, decoded (upcast) once. */
+  private async applyBatch(projection: Projection, batch: readonly StoredEvent[], checkpoint: bigint, context: ProjectionContext, decoded = new Map<StoredEvent, StoredEvent>()) {
+    for (const event of batch) {
+      if (event.position <= checkpoint || !projection.handles.includes(event.type)) continue;
+      let decodedEvent = decoded.get(event);
+      if (!decodedEvent) {
+        decodedEvent = decodeEvent(event);
+        decoded.set(event, decodedEvent);
+      }
+      await projection.apply(decodedEvent, context);
+    }
   }
 
   private async drain(onProgress?: (progress: Progress) => void): Promise<void> {
@@ -127,26 +379,17 @@ export class ProjectionRunner {
       const decoded = new Map<StoredEvent, StoredEvent>();
       // One context and one commit for every projection: the batch costs one transaction.
       const context = batchContext(this.readStore);
-      const moved: Projection[] = [];
-      for (const projection of this.projections) {
-        const checkpoint = this.checkpoints.get(projection) ?? 0n;
-        if (checkpoint >= last) continue;
-        for (const event of batch) {
-          if (event.position <= checkpoint || !projection.handles.includes(event.type)) continue;
-          let decodedEvent = decoded.get(event);
-          if (!decodedEvent) {
-            decodedEvent = decodeEvent(event);
-            decoded.set(event, decodedEvent);
-          }
-          await projection.apply(decodedEvent, context);
-        }
-        moved.push(projection);
+      const moved: Slot[] = [];
+      for (const slot of this.slots) {
+        if (slot.checkpoint >= last) continue;
+        await this.applyBatch(slot.projection, batch, slot.checkpoint, context, decoded);
+        moved.push(slot);
       }
       await this.readStore.commit(
         context.writes(),
-        moved.map((projection) => ({ name: checkpointName(projection), position: last })),
+        moved.map((slot) => ({ name: checkpointName(slot.projection.name, slot.live), position: last })),
       );
-      for (const projection of moved) this.checkpoints.set(projection, last);
+      for (const slot of moved) slot.checkpoint = last;
       seen += batch.length;
       onProgress?.({ position: last, head: head > last ? head : last, events: seen });
       this.release();

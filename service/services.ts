@@ -50,13 +50,17 @@ export type Services = Readonly<{
 
 export const databaseFile = (dataDir: string): string => join(dataDir, 'billing.sqlite');
 
+/** The event log: EventStoreDB when EVENTSTORE_URL is set, else the SQLite file. */
+export const openEventStore = async (config: Config, db: SqliteDatabase): Promise<EventStore> =>
+  config.EVENTSTORE_URL
+    ? new (await import('../infra/event-store/eventstoredb')).EventStoreDbEventStore(config.EVENTSTORE_URL)
+    : new SqliteEventStore(db);
+
 export const openServices = async (config: Config, logger: Logger, wallClock?: Clock, resolver: Resolver = systemResolver): Promise<Services> => {
   const db = openDatabase(databaseFile(config.DATA_DIR));
   // Production drivers load only when their URL is set.
-  const store: EventStore = config.EVENTSTORE_URL
-    ? new (await import('../infra/event-store/eventstoredb')).EventStoreDbEventStore(config.EVENTSTORE_URL)
-    : new SqliteEventStore(db);
-  const readStore: ReadStore = config.MONGO_URL
+  const store = await openEventStore(config, db);
+  const storedReadModels: ReadStore = config.MONGO_URL
     ? await (await import('../infra/read-store/mongo')).MongoReadStore.connect(config.MONGO_URL, 'billing')
     : new SqliteReadStore(db);
   const redis = config.REDIS_URL ? new (await import('ioredis')).default(config.REDIS_URL, { maxRetriesPerRequest: 3 }) : null;
@@ -75,7 +79,9 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     : await startDemoAccountingServer({ port: 0, dbPath: join(config.DATA_DIR, 'demo-accounting.sqlite') });
   const accountingUrl = config.ACCOUNTING_URL ?? demoAccounting!.url;
   const accounting = httpAccountingSystem({ baseUrl: accountingUrl });
-  const projections = new ProjectionRunner(store, readStore, allProjections, logger.child({ component: 'projections' }));
+  const projections = new ProjectionRunner(store, storedReadModels, allProjections, logger.child({ component: 'projections' }));
+  // Everything but the runner reads the live generation of each read model.
+  const readStore = projections.readStore;
   logger.info(
     {
       eventStore: config.EVENTSTORE_URL ? 'eventstoredb' : 'sqlite',
@@ -131,6 +137,7 @@ export const apiDeps = (services: Services, adminToken: string, workers: Workers
   allowLoopback: services.config.WEBHOOK_ALLOW_LOOPBACK,
   workersStatus: workers ? () => workers.status() : null,
   waitForProjections: (position) => services.projections.waitFor(position),
+  projections: services.projections,
 });
 
 /** The workers' dependencies, taken from the process's services. */
@@ -141,6 +148,7 @@ export const workerDeps = (services: Services): WorkerDeps => ({
   queues: services.queues,
   accounting: services.accounting,
   logger: services.logger.child({ component: 'workers' }),
+  waitForProjections: (position) => services.projections.waitFor(position),
 });
 
 /** The workers' settings from the configuration: poll interval, webhook retry schedule, loopback endpoints. */

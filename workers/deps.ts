@@ -13,4 +13,6 @@ export type WorkerDeps = Readonly<{
   queues: JobQueues;
   accounting: AccountingSystem;
   logger: Logger;
+  /** Resolves once every read model includes the position (bounded wait; false when it timed out). */
+  waitForProjections: (position: bigint) => Promise<boolean>;
 }>;

@@ -17,7 +17,7 @@ import type { Resolver } from '../infra/webhooks/resolver';
 import { DeliveryFailed, webhookSender } from '../infra/webhooks/sender';
 import { signatureHeader } from '../infra/webhooks/signature';
 import { WEBHOOK_DELIVERIES, type WebhookDeliveryDoc } from '../projections/webhook-deliveries';
-import { WEBHOOK_ENDPOINTS, type WebhookEndpointDoc, webhookEndpointsProjection } from '../projections/webhook-endpoints';
+import { WEBHOOK_ENDPOINTS, type WebhookEndpointDoc } from '../projections/webhook-endpoints';
 import type { WorkerDeps } from './deps';
 import { LogFollower } from './log-follower';
 
@@ -34,8 +34,6 @@ export type DeliveryJob = Readonly<{ deliveryId: string; endpointId: string; org
 const HANDLED = [...eventCatalogue.keys()].filter(
   (type) => /^(Customer|Subscription|Invoice|CreditNote)[A-Z]/.test(type) || type === 'WebhookTestRequested' || type === 'WebhookEndpointDeleted',
 );
-
-const endpointsCheckpoint = `${webhookEndpointsProjection.name}:v${webhookEndpointsProjection.version}`;
 
 /**
  * Webhooks: fan-out follows the log and turns each domain event into the API document's event
@@ -57,9 +55,7 @@ export const webhooks = (deps: WorkerDeps, options: WebhookOptions) => {
 
   /** The endpoints read model must include the event's position, so an endpoint created just before it is seen. */
   const endpointsAt = async (organisationId: string, position: bigint): Promise<WebhookEndpointDoc[]> => {
-    for (let waited = 0; waited < 10_000 && (await deps.readStore.checkpoint(endpointsCheckpoint)) < position; waited += 50) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await deps.waitForProjections(position);
     return deps.readStore.findAll<WebhookEndpointDoc>(WEBHOOK_ENDPOINTS, [{ field: '_organisation', eq: organisationId }]);
   };
 

@@ -11,3 +11,7 @@ export const assertField = (name: string): string => {
   if (!FIELD.test(name)) throw new Error(`invalid field name: ${name}`);
   return name;
 };
+
+/** Where generation `generation` of a read model's collection lives: generation 0 under the plain name, later ones beside it. */
+export const generationName = (collection: string, generation: number): string =>
+  assertCollection(generation === 0 ? collection : `${collection}_g${generation}`);

@@ -1,6 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { loadConfig } from '../../infra/config';
+import { adminClient, noTokenMessage } from './admin-client';
 
 const USAGE = `usage: npm run admin -- METHOD PATH [JSON-BODY]
   e.g. npm run admin -- GET /admin/v1/organisations/org_…
@@ -16,21 +15,14 @@ const main = async (): Promise<void> => {
     process.exit(2);
   }
   const config = loadConfig();
-  const tokenFile = join(config.DATA_DIR, 'admin-token');
-  const token = config.ADMIN_TOKEN ?? (existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : null);
-  if (!token) {
-    process.stderr.write(`no ADMIN_TOKEN and no ${tokenFile}: start the service once, or set ADMIN_TOKEN\n`);
+  const call = adminClient(config);
+  if (!call) {
+    process.stderr.write(noTokenMessage(config));
     process.exit(2);
   }
-  const base = process.env.ADMIN_URL ?? `http://127.0.0.1:${config.PORT}`;
-  const response = await fetch(new URL(path, base), {
-    method: method.toUpperCase(),
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body,
-  });
-  const text = await response.text();
-  process.stdout.write(`${response.status} ${text}\n`);
-  process.exit(response.ok ? 0 : 1);
+  const { status, text } = await call(method, path, body);
+  process.stdout.write(`${status} ${text}\n`);
+  process.exit(status >= 200 && status < 300 ? 0 : 1);
 };
 
 main().catch((error: unknown) => {

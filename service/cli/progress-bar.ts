@@ -4,14 +4,16 @@ export const progressBar = (label: string, stream: NodeJS.WriteStream = process.
   let lastDraw = 0;
   const rate = (done: number) => Math.round(done / Math.max((Date.now() - started) / 1000, 0.001));
   return {
-    update: (done: number, total: number, force = false) => {
+    /** `etaSeconds`, when known, is shown after the rate. */
+    update: (done: number, total: number, force = false, etaSeconds: number | null = null) => {
       const now = Date.now();
       if (!force && now - lastDraw < 100) return;
       lastDraw = now;
       const ratio = total > 0 ? Math.min(done / total, 1) : 1;
       const width = 30;
       const filled = Math.round(ratio * width);
-      const line = `${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(ratio * 100).toFixed(0)}% ${done}/${total} events, ${rate(done)}/s`;
+      const eta = etaSeconds === null ? '' : `, ETA ${etaSeconds} s`;
+      const line = `${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(ratio * 100).toFixed(0)}% ${done}/${total} events, ${rate(done)}/s${eta}`;
       stream.write(stream.isTTY ? `\r${line}` : `${line}\n`);
     },
     finish: (done: number) => {

@@ -72,7 +72,10 @@ describe('OpenAPI documents', () => {
       ],
     );
     expect(Object.keys(adminDocument.components.schemas).sort()).toEqual(
-      ['AccountingConnection', 'ApiKey', 'Charge', 'CreatedApiKey', 'Customer', 'Error', 'Invoice', 'InvoiceLine', 'Meter', 'Organisation', 'Plan', 'PlanMeter', 'Tier', 'WebhookDelivery', 'WebhookEndpoint', 'WebhookEndpointWithSecret', 'WorkersStatus'],
+      [
+        'AccountingConnection', 'ApiKey', 'Charge', 'CreatedApiKey', 'CreditNote', 'Customer', 'Error', 'Event', 'Invoice', 'InvoiceLine', 'Meter', 'Organisation',
+        'Plan', 'PlanMeter', 'Projection', 'ProjectionRebuild', 'SubscriptionAsOf', 'Tier', 'WebhookDelivery', 'WebhookEndpoint', 'WebhookEndpointWithSecret', 'WorkersStatus',
+      ],
     );
     const internal = JSON.stringify([publicDocument.components, adminDocument.components]).match(/"_\w+"/g);
     expect(internal).toBeNull();

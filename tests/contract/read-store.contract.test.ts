@@ -3,18 +3,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoReadStore } from '../../infra/read-store/mongo';
 import { SqliteReadStore } from '../../infra/read-store/sqlite';
+import { generationName } from '../../infra/read-store/names';
 import { openDatabase } from '../../infra/sqlite/open-database';
+import { GenerationView } from '../../projections/generations';
 import { describeReadStore } from './read-store.contract';
 
-describeReadStore('sqlite', () => {
+const sqliteStore = () => {
   const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'read-')), 'billing.sqlite'));
   const store = new SqliteReadStore(db);
   store.close = () => {
     db.close();
     return Promise.resolve();
   };
-  return Promise.resolve(store);
-});
+  return store;
+};
+
+describeReadStore('sqlite', () => Promise.resolve(sqliteStore()));
+
+// The read models' generations sit on top of any adapter: seen through a generation, a store keeps the whole contract.
+describeReadStore('sqlite, seen through generation 1', () =>
+  Promise.resolve(new GenerationView(sqliteStore(), (collection) => generationName(collection, 1))),
+);
 
 const mongoUrl = process.env.MONGO_URL;
 if (mongoUrl) {

@@ -1,11 +1,10 @@
 import type { ChargeDefinition } from '../../domain/charge/events';
 import type { PlanDefinition } from '../../domain/catalogue/types';
 import { firstInvoice } from '../../domain/invoice/first-invoice';
-import type { CreateSubscription } from '../../domain/subscription/create';
 import { subscriptionDecider } from '../../domain/subscription/decider';
 import type { SubscriptionCreatedData, SubscriptionEvent } from '../../domain/subscription/events';
 import { deciderSpec } from '../support/decider-spec';
-import { openOrganisation, seatsPlan, subscriptionCreatedData } from '../support/subscription-fixtures';
+import { createSubscriptionCommand, openOrganisation, seatsPlan, subscriptionCreatedData } from '../support/subscription-fixtures';
 
 const spec = deciderSpec(subscriptionDecider);
 
@@ -24,33 +23,7 @@ const charge: ChargeDefinition = {
 
 const organisation = openOrganisation;
 
-const create = (overrides: Partial<CreateSubscription['request']> = {}, more: Partial<CreateSubscription> = {}): CreateSubscription => ({
-  type: 'CreateSubscription',
-  subscriptionId: 'sub_1',
-  firstInvoiceId: 'inv_1',
-  // 23:30 UTC on 31 Jan is already 1 Feb in Sydney: "today" is the organisation's date.
-  now: '2026-01-31T23:30:00.000Z',
-  organisation: organisation(),
-  counts: { liveSubscriptions: 0, metersDefined: false },
-  planCode: 'seats',
-  customer: { id: 'cus_1', code: 'C1', status: 'active' },
-  plan,
-  charges: [],
-  request: {
-    units: 5,
-    discountPercent: '0.00',
-    invoiceReference: null,
-    startDate: null,
-    flatFeePrice: null,
-    minimumUnits: null,
-    meters: [],
-    endAfterCycles: null,
-    label: null,
-    cpiEnabled: false,
-    ...overrides,
-  },
-  ...more,
-});
+const create = createSubscriptionCommand;
 
 const created = (overrides: Partial<SubscriptionCreatedData> = {}): Extract<SubscriptionEvent, { type: 'SubscriptionCreated' }> => ({
   type: 'SubscriptionCreated',

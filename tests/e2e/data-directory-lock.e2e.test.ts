@@ -35,7 +35,8 @@ describe('class 8: one process per data directory', () => {
         new RegExp(`service exited with 1:[^]*cannot start: cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use\\n$`),
       );
       expect(holderPid(dataDir)).toBe(pid);
-      const rebuild = runNode('service/cli/rebuild-projections.js', [], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+      // Offline (a rebuild without --offline runs in the service, beside its live read models).
+      const rebuild = runNode('service/cli/rebuild-projections.js', ['--offline'], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
       expect(rebuild.status).toBe(3);
       expect(rebuild.stderr).toContain(`the service (pid ${pid}) is running on ${dataDir}`);
       expect((await fetch(`${first.url}/v1/openapi.json`)).status).toBe(200);

@@ -2,8 +2,17 @@ import request from 'supertest';
 import { quickStart } from '../../service/quick-start';
 import { allProjections } from '../../projections/all';
 import { ORGANISATIONS } from '../../projections/organisations';
-import { ensureBuilt, runNode } from '../support/service-process';
+import { cpSync } from 'node:fs';
+import { ensureBuilt, runNode, runNodeAsync, startServiceProcess } from '../support/service-process';
 import { startTestService, tempDir } from '../support/test-service';
+
+type ReadStore = Awaited<ReturnType<typeof startTestService>>['services']['readStore'];
+
+/** Every document of every read model, by collection. */
+const snapshot = async (readStore: ReadStore) =>
+  Object.fromEntries(
+    await Promise.all(allProjections.flatMap((p) => p.collections).map(async (c) => [c, await readStore.findAll(c)] as const)),
+  );
 
 describe('npm run projections:rebuild', () => {
   beforeAll(ensureBuilt, 120_000);
@@ -35,10 +44,6 @@ describe('npm run projections:rebuild', () => {
         await request(service.app).patch(`/admin/v1/organisations/${body.id}`).set(service.admin).send({ name: `Renamed ${i}` });
       }
     }
-    const snapshot = async (readStore: typeof service.services.readStore) =>
-      Object.fromEntries(
-        await Promise.all(allProjections.flatMap((p) => p.collections).map(async (c) => [c, await readStore.findAll(c)] as const)),
-      );
     const everything = await snapshot(service.services.readStore);
     expect(everything.subscriptions).toHaveLength(1);
     expect(everything.invoices).toHaveLength(1);
@@ -66,4 +71,60 @@ describe('npm run projections:rebuild', () => {
       await reopened.close();
     }
   });
+
+  it('rebuilds beside the running service: no request fails, and the documents equal a fresh offline rebuild', async () => {
+    const dataDir = tempDir('online-rebuild');
+    const token = 'online-rebuild-admin-token-0123';
+    const service = await startServiceProcess({ DATA_DIR: dataDir, ADMIN_TOKEN: token });
+    const admin = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+    const call = async (method: string, path: string, body?: object) => {
+      const response = await fetch(`${service.url}${path}`, { method, headers: admin, body: body && JSON.stringify(body) });
+      return { status: response.status, body: (await response.json()) as { id: string; name: string } };
+    };
+    try {
+      for (let i = 0; i < 150; i++) await call('POST', '/admin/v1/organisations', { name: `Seed ${i}`, timezone: 'Europe/Paris', default_currency: 'EUR' });
+      // Writes and reads, each write read back at once, for as long as the rebuild runs.
+      let running = true;
+      const failures: string[] = [];
+      let requests = 0;
+      const load = async () => {
+        for (let i = 0; running; i++) {
+          const created = await call('POST', '/admin/v1/organisations', { name: `Load ${i}`, timezone: 'Europe/London', default_currency: 'GBP' });
+          const renamed = await call('PATCH', `/admin/v1/organisations/${created.body.id}`, { name: `Renamed ${i}` });
+          const read = await call('GET', `/admin/v1/organisations/${created.body.id}`);
+          requests += 3;
+          if (created.status !== 201 || renamed.status !== 200 || renamed.body.name !== `Renamed ${i}` || read.status !== 200 || read.body.name !== `Renamed ${i}`) {
+            failures.push(JSON.stringify([created, renamed, read]));
+          }
+        }
+      };
+      const loads = Promise.all([load(), load()]);
+      const run = await runNodeAsync('service/cli/rebuild-projections.js', ['--verify'], { DATA_DIR: dataDir, ADMIN_URL: service.url, ADMIN_TOKEN: token });
+      running = false;
+      await loads;
+      expect(run.status).toBe(0);
+      expect(run.stderr).toMatch(/rebuilding all projections \[[#-]+\] \d+% \d+\/\d+ events, \d+\/s, ETA \d+ s/);
+      expect(run.stderr).toMatch(/rebuilding all projections: \d+ events in [\d.]+ s \(\d+ events\/s\)/);
+      expect(run.stdout).toContain('verify: 0 difference(s) between the new generation and the live one');
+      expect(failures).toEqual([]);
+      expect(requests).toBeGreaterThan(0);
+      const listed = await fetch(`${service.url}/admin/v1/projections`, { headers: admin });
+      expect(((await listed.json()) as { data: { status: string }[] }).data.every((p) => p.status === 'live')).toBe(true);
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+    // The same log rebuilt offline, from scratch, in a copy of the data directory.
+    const offlineDir = tempDir('offline-rebuild');
+    cpSync(dataDir, offlineDir, { recursive: true });
+    const offline = runNode('service/cli/rebuild-projections.js', ['--offline'], { DATA_DIR: offlineDir, LOG_LEVEL: 'silent' });
+    expect(offline.status).toBe(0);
+    const online = await startTestService(dataDir);
+    const fresh = await startTestService(offlineDir);
+    try {
+      expect(await snapshot(online.services.readStore)).toEqual(await snapshot(fresh.services.readStore));
+    } finally {
+      await online.close();
+      await fresh.close();
+    }
+  }, 120_000);
 });

@@ -30,9 +30,9 @@ describe('the real server process', () => {
 
     const second = await startServiceProcess({ DATA_DIR: dataDir });
     try {
-      const rebuild = runNode('service/cli/rebuild-projections.js', [], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+      const rebuild = runNode('service/cli/rebuild-projections.js', ['--offline'], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
       expect(rebuild.status).toBe(3);
-      expect(rebuild.stderr).toMatch(/the service \(pid \d+\) is running on .*: stop it before rebuilding/);
+      expect(rebuild.stderr).toMatch(/the service \(pid \d+\) is running on .*: stop it before rebuilding offline/);
       const read = await fetch(`${second.url}/admin/v1/organisations/${organisation.id}`, { headers: auth });
       expect(read.status).toBe(200);
       expect(await read.json()).toEqual(organisation);

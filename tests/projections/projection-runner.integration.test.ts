@@ -4,7 +4,7 @@ import { silentLogger } from '../../infra/logger';
 import { SqliteReadStore } from '../../infra/read-store/sqlite';
 import { openDatabase } from '../../infra/sqlite/open-database';
 import type { Projection } from '../../projections/projection';
-import { ProjectionRunner } from '../../projections/runner';
+import { RebuildRunning, ProjectionRunner } from '../../projections/runner';
 import { testEvent } from '../support/events';
 import { tempDir } from '../support/test-service';
 
@@ -43,7 +43,7 @@ describe('projection runner', () => {
     db.close();
   });
 
-  it('rebuilds a read model from zero when its version changes', async () => {
+  it('rebuilds a read model whose version changed beside the old generation, which serves until the switch', async () => {
     const { db, store, readStore } = open();
     const first = new ProjectionRunner(store, readStore, [namesProjection(1)], silentLogger());
     await first.start();
@@ -52,8 +52,47 @@ describe('projection runner', () => {
     await first.stop();
     const second = new ProjectionRunner(store, readStore, [namesProjection(2, '!')], silentLogger());
     await second.start();
-    expect(await readStore.get('names', 'all')).toEqual({ id: 'all', names: ['x!', 'y!'] });
+    // The old generation answers until the new one has caught up and taken its place.
+    expect((await second.status())[0]).toMatchObject({ name: 'names', version: 1, status: 'rebuilding' });
+    expect(await second.readStore.get('names', 'all')).toEqual({ id: 'all', names: ['x', 'y'] });
+    expect((await second.rebuilt())?.status).toBe('switched');
+    expect(await second.readStore.get('names', 'all')).toEqual({ id: 'all', names: ['x!', 'y!'] });
+    expect((await second.status())[0]).toMatchObject({ name: 'names', version: 2, checkpoint: position, lag: 0n, status: 'live' });
     await second.stop();
+    db.close();
+  });
+
+  it('rebuilds on demand beside the live generation, which keeps following the log, and switches once caught up', async () => {
+    const { db, store, readStore } = open();
+    let gate: Promise<void> | null = null;
+    let openGate = () => {};
+    const gated: Projection = {
+      ...namesProjection(1),
+      apply: async (event, context) => {
+        await gate;
+        await namesProjection(1).apply(event, context);
+      },
+    };
+    const runner = new ProjectionRunner(store, readStore, [gated], silentLogger(), { batchSize: 2 });
+    await runner.start();
+    let { position } = await store.append('organisation-org_1', [changed('a'), changed('b'), changed('c')], 'any');
+    await runner.waitFor(position);
+    // Only the new generation applies events while the gate is shut: the live one is caught up.
+    gate = new Promise((resolve) => (openGate = resolve));
+    const rebuild = runner.startRebuild(null, { verify: true });
+    expect(() => runner.startRebuild(null, { verify: false })).toThrow(RebuildRunning);
+    expect(await runner.status()).toEqual([{ name: 'names', version: 1, checkpoint: position, head: position, lag: 0n, status: 'rebuilding' }]);
+    expect(rebuild).toMatchObject({ status: 'running', projections: ['names'] });
+    gate = null;
+    openGate();
+    ({ position } = await store.append('organisation-org_1', [changed('d')], 'any'));
+    expect(await runner.waitFor(position, 2000)).toBe(true);
+    expect(await runner.rebuilt()).toMatchObject({ status: 'switched', events: 4, differences: [] });
+    expect(await runner.readStore.get('names', 'all')).toEqual({ id: 'all', names: ['a', 'b', 'c', 'd'] });
+    // Reads moved to generation 1; generation 0 was emptied.
+    expect(await readStore.get('names_g1', 'all')).toEqual({ id: 'all', names: ['a', 'b', 'c', 'd'] });
+    expect(await readStore.get('names', 'all')).toBeNull();
+    await runner.stop();
     db.close();
   });
 });

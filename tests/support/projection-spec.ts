@@ -1,7 +1,8 @@
 import type { DomainEvent } from '../../domain/shared/decider';
 import type { EventMetadata, StoredEvent } from '../../infra/event-store/port';
 import type { Doc } from '../../infra/read-store/port';
-import type { Projection, ProjectionContext } from '../../projections/projection';
+import type { Projection } from '../../projections/projection';
+import { memoryContext } from '../../projections/replay';
 import { testMetadata } from './events';
 
 /** An event as a projection spec gives it: a domain event, optionally with its own metadata. */
@@ -15,13 +16,7 @@ export type GivenEvent = DomainEvent & Readonly<{ metadata?: Partial<EventMetada
 export const projectionSpec = (projection: Projection) => ({
   given: (events: readonly GivenEvent[]) => ({
     then: async (collection: string, expected: readonly Doc[]) => {
-      const documents = new Map<string, Map<string, Doc>>();
-      const of = (name: string) => documents.get(name) ?? documents.set(name, new Map()).get(name)!;
-      const context: ProjectionContext = {
-        get: <T extends Doc>(name: string, id: string) => Promise.resolve((of(name).get(id) as T | undefined) ?? null),
-        put: (name, doc) => void of(name).set(doc.id, structuredClone(doc)),
-        delete: (name, id) => void of(name).delete(id),
-      };
+      const context = memoryContext();
       for (const [i, event] of events.entries()) {
         const stored: StoredEvent = {
           id: `evt_${i}`,
@@ -36,7 +31,7 @@ export const projectionSpec = (projection: Projection) => ({
         if (projection.handles.includes(event.type)) await projection.apply(stored, context);
       }
       const byId = (docs: readonly Doc[]) => [...docs].sort((a, b) => (a.id < b.id ? -1 : 1));
-      expect(byId([...of(collection).values()])).toEqual(byId(expected));
+      expect(byId(context.documents(collection))).toEqual(byId(expected));
     },
   }),
 });

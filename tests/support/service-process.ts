@@ -81,3 +81,14 @@ export const runNode = (script: string, args: string[], env: Record<string, stri
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 };
+
+/** Runs a compiled command without blocking this process's event loop (requests keep flowing meanwhile). */
+export const runNodeAsync = (script: string, args: string[], env: Record<string, string>) =>
+  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [join(root, 'dist', script), ...args], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });

@@ -1,6 +1,7 @@
 import type { PlanDefinition } from '../../domain/catalogue/types';
 import type { OpenOrganisation } from '../../domain/organisation/decider';
 import { DEFAULT_SETTINGS } from '../../domain/organisation/settings';
+import type { CreateSubscription } from '../../domain/subscription/create';
 import type { SubscriptionCreatedData } from '../../domain/subscription/events';
 
 /** A per-unit plan `seats` of org_1: 10.0000 a seat, at least 2 seats, monthly, in pounds. */
@@ -34,6 +35,35 @@ export const openOrganisation = (overrides: Partial<OpenOrganisation> = {}, sett
   accounting: { tenantId: 't_1', accounts: [], revenueAccount: '200', usageRevenueAccount: null },
   planLimits: { customers: null, subscriptions: null },
   ...overrides,
+});
+
+/** A request to create sub_1 on the seats plan for customer C1 of org_1, at 23:30 UTC on 31 Jan (1 Feb in Sydney). */
+export const createSubscriptionCommand = (overrides: Partial<CreateSubscription['request']> = {}, more: Partial<CreateSubscription> = {}): CreateSubscription => ({
+  type: 'CreateSubscription',
+  subscriptionId: 'sub_1',
+  firstInvoiceId: 'inv_1',
+  // 23:30 UTC on 31 Jan is already 1 Feb in Sydney: "today" is the organisation's date.
+  now: '2026-01-31T23:30:00.000Z',
+  organisation: openOrganisation(),
+  counts: { liveSubscriptions: 0, metersDefined: false },
+  planCode: 'seats',
+  customer: { id: 'cus_1', code: 'C1', status: 'active' },
+  plan: seatsPlan(),
+  charges: [],
+  request: {
+    units: 5,
+    discountPercent: '0.00',
+    invoiceReference: null,
+    startDate: null,
+    flatFeePrice: null,
+    minimumUnits: null,
+    meters: [],
+    endAfterCycles: null,
+    label: null,
+    cpiEnabled: false,
+    ...overrides,
+  },
+  ...more,
 });
 
 /** The facts of sub_1 on the seats plan: 5 units, its first period 2026-02-01 to 2026-03-01 in Sydney. */

@@ -1,0 +1,83 @@
+import type { Router } from 'express';
+import { objectHistory } from '../../projections/history';
+import { INVOICES, type InvoiceDoc } from '../../projections/invoices';
+import { subscriptionAsOf } from '../../projections/as-of';
+import type { ApiDeps } from '../deps';
+import { invalidParameter, notFound } from '../errors';
+import { findOwned } from '../find-owned';
+import { listOf, listQuery, publicView } from '../paging';
+import { type RouteRegistry, route } from '../route';
+import { asOfQuery, eventObject, historyQuery, subscriptionAsOfObject, toEventObject } from '../schemas/audit';
+import { findOrganisation } from './organisations';
+
+/** Auditors' reads: an object's history, a subscription as of an instant, the usage events a line billed. */
+export const auditRoutes = (router: Router, registry: RouteRegistry, deps: ApiDeps): void => {
+  const base = { tag: 'Audit', auth: 'admin', status: 200 } as const;
+
+  route(
+    router,
+    registry,
+    {
+      ...base,
+      method: 'get',
+      path: '/admin/v1/organisations/{org}/streams/{id}/events',
+      operationId: 'listObjectEvents',
+      summary: 'The event history of one object, oldest first',
+      query: historyQuery,
+      response: listOf(eventObject),
+    },
+    async ({ params, query }) => {
+      const organisation = await findOrganisation(deps, params.org!);
+      const events = await objectHistory(deps.store, organisation.id, params.id!);
+      if (!events) throw notFound('stream_not_found', `No object with id ${params.id!}.`, 'id');
+      const after = query.starting_after;
+      if (after !== undefined && after >= events.length) throw invalidParameter('starting_after', `No event with revision ${after} to start after.`);
+      const from = after === undefined ? 0 : after + 1;
+      const page = events.slice(from, from + query.limit);
+      return { body: { object: 'list', data: page.map(toEventObject), has_more: from + query.limit < events.length } };
+    },
+  );
+
+  route(
+    router,
+    registry,
+    {
+      ...base,
+      method: 'get',
+      path: '/admin/v1/organisations/{org}/subscriptions/{id}',
+      operationId: 'getSubscriptionAsOf',
+      summary: 'A subscription, with its invoices and credit notes, as it stood at an instant (default now), folded from its events',
+      query: asOfQuery,
+      response: subscriptionAsOfObject,
+    },
+    async ({ params, query }) => {
+      const organisation = await findOrganisation(deps, params.org!);
+      const asOf = query.as_of === undefined ? null : new Date(query.as_of);
+      const found = await subscriptionAsOf(deps.store, deps.readStore, organisation.id, params.id!, asOf);
+      if (!found) throw notFound('subscription_not_found', `No subscription ${params.id!} as of ${query.as_of ?? 'now'}.`, 'id');
+      return { body: { ...publicView(found), invoices: found.invoices.map(publicView), credit_notes: found.credit_notes.map(publicView) } };
+    },
+  );
+
+  route(
+    router,
+    registry,
+    {
+      ...base,
+      method: 'get',
+      path: '/admin/v1/organisations/{org}/invoices/{id}/lines/{line}/usage_events',
+      operationId: 'listLineUsageEvents',
+      summary: 'The usage events an invoice line billed (none for a line that is not a usage line)',
+      query: listQuery({}),
+      response: listOf(eventObject),
+    },
+    async ({ params, query }) => {
+      const organisation = await findOrganisation(deps, params.org!);
+      const invoice = await findOwned<InvoiceDoc>(deps, INVOICES, organisation.id, params.id!, 'invoice_not_found');
+      if (!invoice.lines.some((line) => line.id === params.line)) throw notFound('invoice_line_not_found', `Invoice ${invoice.id} has no line ${params.line!}.`, 'line');
+      // Usage billing does not exist yet: no line has billed a usage event, so no cursor names one.
+      if (query.starting_after !== undefined) throw invalidParameter('starting_after', `No usage event ${query.starting_after} to start after.`);
+      return { body: { object: 'list', data: [], has_more: false } };
+    },
+  );
+};

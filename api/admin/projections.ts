@@ -1,0 +1,57 @@
+import type { Router } from 'express';
+import { RebuildRunning } from '../../projections/runner';
+import type { ApiDeps } from '../deps';
+import { conflict, invalidParameter, notFound } from '../errors';
+import { listOf } from '../paging';
+import { type RouteRegistry, route } from '../route';
+import { projectionObject, rebuildBody, rebuildObject, toProjectionObject, toRebuildObject } from '../schemas/projections';
+
+/** Operators' view of the read models: each projection's position, and blue/green rebuilds beside the live service. */
+export const projectionRoutes = (router: Router, registry: RouteRegistry, deps: ApiDeps): void => {
+  const base = { tag: 'Projections', auth: 'admin' } as const;
+
+  route(
+    router,
+    registry,
+    { ...base, method: 'get', path: '/admin/v1/projections', operationId: 'listProjections', summary: 'Each projection: version, checkpoint, head, lag, status', status: 200, response: listOf(projectionObject) },
+    async () => ({ body: { object: 'list', data: (await deps.projections.status()).map(toProjectionObject), has_more: false } }),
+  );
+
+  route(
+    router,
+    registry,
+    {
+      ...base,
+      method: 'post',
+      path: '/admin/v1/projections/rebuild',
+      operationId: 'rebuildProjections',
+      summary: 'Rebuild read models into a new generation beside the live one, then switch reads to it',
+      body: rebuildBody,
+      status: 202,
+      response: rebuildObject,
+      errors: [409],
+    },
+    ({ body }) => {
+      const known = deps.projections.projections.map((projection) => projection.name);
+      const unknown = (body.projections ?? []).filter((name) => !known.includes(name));
+      if (unknown.length > 0) throw invalidParameter('projections', `Unknown projection(s): ${unknown.join(', ')}; known: ${known.join(', ')}.`);
+      try {
+        return Promise.resolve({ body: toRebuildObject(deps.projections.startRebuild(body.projections ?? null, { verify: body.verify })) });
+      } catch (error) {
+        if (error instanceof RebuildRunning) throw conflict('rebuild_running', 'A rebuild is already running.');
+        throw error;
+      }
+    },
+  );
+
+  route(
+    router,
+    registry,
+    { ...base, method: 'get', path: '/admin/v1/projections/rebuild', operationId: 'getProjectionRebuild', summary: 'The running (or last) rebuild: progress, rate, ETA, differences', status: 200, response: rebuildObject },
+    () => {
+      const rebuild = deps.projections.rebuildStatus();
+      if (!rebuild) throw notFound('rebuild_not_found', 'No rebuild has run since the service started.');
+      return Promise.resolve({ body: toRebuildObject(rebuild) });
+    },
+  );
+};

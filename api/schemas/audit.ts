@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import type { StoredEvent } from '../../infra/event-store/port';
+import { creditNoteObject } from './credit-note';
+import { invoiceObject, subscriptionObject } from './subscription';
+
+const actorObject = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('api_key'), id: z.string() }),
+  z.object({ type: z.enum(['admin', 'scheduler', 'system']) }),
+]);
+
+/** One recorded event of an object's history, its data upcast to the current version. */
+export const eventObject = z
+  .object({
+    id: z.string(),
+    object: z.literal('event'),
+    position: z.number().int(),
+    revision: z.number().int(),
+    type: z.string(),
+    version: z.number().int(),
+    data: z.record(z.string(), z.unknown()),
+    metadata: z.object({
+      recorded_at: z.string(),
+      business_time: z.string(),
+      actor: actorObject,
+      request_id: z.string().nullable(),
+      causation_id: z.string().nullable(),
+      correlation_id: z.string().nullable(),
+    }),
+  })
+  .meta({ id: 'Event' });
+export type EventObject = z.infer<typeof eventObject>;
+
+export const toEventObject = (event: StoredEvent): EventObject => ({
+  id: event.id,
+  object: 'event',
+  position: Number(event.position),
+  revision: event.revision,
+  type: event.type,
+  version: event.version,
+  data: event.data as Record<string, unknown>,
+  metadata: {
+    recorded_at: event.metadata.recordedTime,
+    business_time: event.metadata.businessTime,
+    actor: event.metadata.actor,
+    request_id: event.metadata.requestId,
+    causation_id: event.metadata.causationId,
+    correlation_id: event.metadata.correlationId,
+  },
+});
+
+/** `limit` as every list; `starting_after` is a revision of the stream. */
+export const historyQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(25).describe('1 to 100; default 25'),
+  starting_after: z.coerce.number().int().min(0).optional().describe('Revision of the last event of the previous page'),
+});
+
+export const asOfQuery = z.strictObject({
+  as_of: z.iso.datetime({ offset: true }).optional().describe('ISO 8601 instant; default now'),
+});
+
+export const subscriptionAsOfObject = subscriptionObject
+  .extend({ invoices: z.array(invoiceObject), credit_notes: z.array(creditNoteObject) })
+  .meta({ id: 'SubscriptionAsOf' });

@@ -1,0 +1,61 @@
+import { generationName } from '../infra/read-store/names';
+import type { Checkpoint, Condition, Doc, FindQuery, IndexSpec, Page, ReadStore, Write } from '../infra/read-store/port';
+import type { Projection } from './projection';
+
+/** One small collection holds, per projection, the generation reads are served from and the version that built it. */
+export const GENERATIONS = 'projection_generations';
+
+export type Generation = Readonly<{ generation: number; version: number }>;
+export type GenerationDoc = Generation & { id: string };
+
+/** Generation 0 keeps the checkpoint name it always had, so a data directory from before generations reads on. */
+export const checkpointName = (name: string, { generation, version }: Generation): string =>
+  generation === 0 ? `${name}:v${version}` : `${name}:v${version}:g${generation}`;
+
+/** Each of the projection's collections mapped to where this generation of it lives. */
+export const generationNames = (projection: Projection, generation: number): Map<string, string> =>
+  new Map(projection.collections.map((collection) => [collection, generationName(collection, generation)]));
+
+export const generationIndexes = (projection: Projection, generation: number): IndexSpec[] =>
+  projection.indexes.map((index) => ({ ...index, collection: generationName(index.collection, generation) }));
+
+/**
+ * The read models seen through one choice of generations: each collection name resolved, at every
+ * call, by `name`. The API's view resolves to the live generations, so a switch is seen by the
+ * very next read; a rebuild writes through a view of the generation it builds.
+ */
+export class GenerationView implements ReadStore {
+  constructor(
+    private readonly inner: ReadStore,
+    private readonly name: (collection: string) => string,
+  ) {}
+
+
+  ensureIndexes(indexes: readonly IndexSpec[]): Promise<void> {
+    return this.inner.ensureIndexes(indexes.map((index) => ({ ...index, collection: this.name(index.collection) })));
+  }
+  get<T extends Doc>(collection: string, id: string): Promise<T | null> {
+    return this.inner.get<T>(this.name(collection), id);
+  }
+  find<T extends Doc>(collection: string, query: FindQuery): Promise<Page<T>> {
+    return this.inner.find<T>(this.name(collection), query);
+  }
+  findAll<T extends Doc>(collection: string, where?: readonly Condition[]): Promise<T[]> {
+    return this.inner.findAll<T>(this.name(collection), where);
+  }
+  count(collection: string, where?: readonly Condition[]): Promise<number> {
+    return this.inner.count(this.name(collection), where);
+  }
+  commit(writes: readonly Write[], checkpoints?: readonly Checkpoint[]): Promise<void> {
+    return this.inner.commit(writes.map((write) => ({ ...write, collection: this.name(write.collection) })), checkpoints);
+  }
+  checkpoint(name: string): Promise<bigint> {
+    return this.inner.checkpoint(name);
+  }
+  reset(collections: readonly string[], checkpointNames: readonly string[]): Promise<void> {
+    return this.inner.reset(collections.map((collection) => this.name(collection)), checkpointNames);
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

@@ -2,6 +2,8 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# The local stand-in that package.json's overrides maps msgpackr-extract to (see the README).
+COPY infra/packaging ./infra/packaging
 RUN npm ci
 COPY . .
 RUN npx tsc && npm prune --omit=dev

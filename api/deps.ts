@@ -6,6 +6,8 @@ import type { Logger } from '../infra/logger';
 import type { ProjectionRunner } from '../projections/runner';
 import type { RateLimiter } from '../infra/rate-limit/port';
 import type { ReadStore } from '../infra/read-store/port';
+import type { Resolver } from '../infra/webhooks/resolver';
+import type { WorkersStatus } from './schemas/workers';
 
 /** What the HTTP layer needs: commands' dependencies, the read side, and read-your-writes. */
 export type ApiDeps = CommandDeps &
@@ -17,6 +19,12 @@ export type ApiDeps = CommandDeps &
     rateLimiter: RateLimiter;
     idempotency: IdempotencyStore;
     accounting: AccountingSystem;
+    /** Resolves webhook endpoint hosts, so the address rules see what DNS answers. */
+    resolveHost: Resolver;
+    /** WEBHOOK_ALLOW_LOOPBACK: http://127.0.0.1:<port> and http://localhost:<port> endpoints accepted. */
+    allowLoopback: boolean;
+    /** The workers of this process, for operators (null where none run). */
+    workersStatus: (() => Promise<WorkersStatus>) | null;
     /** Resolves once every read model includes the position (bounded wait). */
     waitForProjections: (position: bigint) => Promise<boolean>;
     /** The projections' positions and blue/green rebuilds. */

@@ -12,4 +12,5 @@ export type Lookups = Readonly<{
   customerWithContact(organisationId: string, accountingContactId: string): Promise<string | null>;
   /** The subscription each of these usage event ids is stored on, for those the organisation has stored. */
   usageEventSubscriptions(organisationId: string, eventIds: readonly string[]): Promise<ReadonlyMap<string, string>>;
+  webhookEndpointCount(organisationId: string): Promise<number>;
 }>;

@@ -9,6 +9,7 @@ import { planEventDefinitions } from './plan/events';
 import type { EventDefinition } from './shared/event-definition';
 import { subscriptionEventDefinitions } from './subscription/events';
 import { usageEventDefinitions } from './usage/events';
+import { webhookEndpointEventDefinitions } from './webhook/events';
 
 /** Every event type the log may hold, by type. */
 export const eventCatalogue: ReadonlyMap<string, EventDefinition> = new Map(
@@ -21,6 +22,7 @@ export const eventCatalogue: ReadonlyMap<string, EventDefinition> = new Map(
     ...chargeEventDefinitions,
     ...subscriptionEventDefinitions,
     ...invoiceEventDefinitions,
+    ...webhookEndpointEventDefinitions,
     ...creditNoteEventDefinitions,
     ...usageEventDefinitions,
   ].map((definition) => [definition.type, definition]),

@@ -14,6 +14,16 @@ const configSchema = z.object({
   MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// connection string').optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
   ACCOUNTING_URL: optionalUrl,
+  /** How often the status poller asks the accounting system for changed documents. */
+  ACCOUNTING_POLL_SECONDS: z.coerce.number().positive().default(60),
+  /** `true` also accepts and delivers to http://127.0.0.1:<port> and http://localhost:<port> endpoints (tests, local development). */
+  WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  /** Comma-separated seconds between webhook delivery attempts; the decisions page's schedule when unset. */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'must be comma-separated seconds')
+    .transform((value) => value.split(',').map(Number))
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -9,6 +9,7 @@ import { plansProjection } from './plans';
 import type { Projection } from './projection';
 import { subscriptionsProjection } from './subscriptions';
 import { usageProjection } from './usage';
+import { webhookEndpointsProjection } from './webhook-endpoints';
 
 export const allProjections: readonly Projection[] = [
   organisationsProjection,
@@ -19,6 +20,7 @@ export const allProjections: readonly Projection[] = [
   chargesProjection,
   subscriptionsProjection,
   invoicesProjection,
+  webhookEndpointsProjection,
   creditNotesProjection,
   usageProjection,
 ];

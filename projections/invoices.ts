@@ -107,7 +107,7 @@ export const invoicesProjection: Projection = {
     { collection: INVOICES, fields: ['_organisation', 'created'] },
     { collection: INVOICES, fields: ['_organisation', 'subscription'] },
   ],
-  handles: ['InvoiceRaised', 'InvoiceSynced', 'InvoiceSyncFailed', 'InvoiceRemoved', 'CreditNoteAllocated'],
+  handles: ['InvoiceRaised', 'InvoiceSynced', 'InvoiceSyncFailed', 'InvoiceRemoved', 'CreditNoteAllocated', 'InvoiceSyncRetryRequested', 'InvoiceStatusObserved'],
   apply: async (event, context) => {
     if (event.type === 'CreditNoteAllocated') return creditApplied(event as unknown as CreditNoteAllocated, context);
     const typed = event as unknown as InvoiceEvent;
@@ -117,24 +117,44 @@ export const invoicesProjection: Projection = {
     }
     const doc = await context.get<InvoiceDoc>(INVOICES, typed.data.invoiceId);
     if (!doc) return;
-    if (typed.type === 'InvoiceSynced') {
-      const { data } = typed;
-      const synced: InvoiceDoc = {
-        ...doc,
-        number: data.number,
-        status: data.status,
-        total: data.total,
-        amount_paid: data.amountPaid,
-        credit_note_amount: data.creditNoteAmount,
-        sent: data.sent,
-        accounting: { sync_status: 'synced', invoice_id: data.accountingInvoiceId, sync_error: null },
-      };
-      context.put(INVOICES, synced);
-    } else if (typed.type === 'InvoiceRemoved') {
-      context.put(INVOICES, { ...doc, status: typed.data.status });
-    } else {
-      const failed: InvoiceDoc = { ...doc, accounting: { sync_status: 'failed', invoice_id: null, sync_error: typed.data.error } };
-      context.put(INVOICES, failed);
+    switch (typed.type) {
+      case 'InvoiceSynced': {
+        const { data } = typed;
+        context.put(INVOICES, {
+          ...doc,
+          number: data.number,
+          status: data.status,
+          total: data.total,
+          amount_paid: data.amountPaid,
+          credit_note_amount: data.creditNoteAmount,
+          sent: data.sent,
+          accounting: { sync_status: 'synced', invoice_id: data.accountingInvoiceId, sync_error: null },
+        } satisfies InvoiceDoc);
+        return;
+      }
+      case 'InvoiceSyncFailed':
+        context.put(INVOICES, { ...doc, accounting: { sync_status: 'failed', invoice_id: null, sync_error: typed.data.error } } satisfies InvoiceDoc);
+        return;
+      case 'InvoiceRemoved':
+        context.put(INVOICES, { ...doc, status: typed.data.status } satisfies InvoiceDoc);
+        return;
+      case 'InvoiceSyncRetryRequested':
+        context.put(INVOICES, { ...doc, accounting: { sync_status: 'pending', invoice_id: null, sync_error: null } } satisfies InvoiceDoc);
+        return;
+      case 'InvoiceStatusObserved': {
+        const { data } = typed;
+        context.put(INVOICES, {
+          ...doc,
+          status: data.status,
+          total: data.total,
+          amount_paid: data.amountPaid,
+          credit_note_amount: data.creditNoteAmount,
+          sent: data.sent,
+        } satisfies InvoiceDoc);
+        return;
+      }
+      default:
+        return;
     }
   },
 };

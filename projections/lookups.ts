@@ -3,6 +3,7 @@ import { CUSTOMERS } from './customers';
 import { METERS } from './meters';
 import { SUBSCRIPTIONS } from './subscriptions';
 import { USAGE_EVENT_IDS, type UsageEventIdDoc, usageEventIdKey } from './usage';
+import { WEBHOOK_ENDPOINTS } from './webhook-endpoints';
 
 /** The commands' `Lookups` port answered from these read models (eventually consistent by nature). */
 export const readModelLookups = (readStore: ReadStore) => {
@@ -23,5 +24,6 @@ export const readModelLookups = (readStore: ReadStore) => {
       const docs = await Promise.all(eventIds.map((eventId) => readStore.get<UsageEventIdDoc>(USAGE_EVENT_IDS, usageEventIdKey(organisationId, eventId))));
       return new Map(docs.flatMap((doc, i) => (doc ? [[eventIds[i]!, doc.subscription] as const] : [])));
     },
+    webhookEndpointCount: (organisationId: string) => readStore.count(WEBHOOK_ENDPOINTS, [ofOrganisation(organisationId)]),
   };
 };

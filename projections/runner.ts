@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import { decodeEvent } from '../domain/decode-event';
+import { coalescedRuns } from '../infra/coalesced-runs';
 import type { EventStore, StoredEvent } from '../infra/event-store/port';
 import { semaphore } from '../infra/event-store/semaphore';
 import type { Logger } from '../infra/logger';
@@ -77,8 +78,11 @@ export class ProjectionRunner {
   private readonly waiters = new Set<Waiter>();
   /** Applying a batch to the live generations, and switching a generation, never overlap. */
   private readonly exclusive = semaphore(1);
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly runs = coalescedRuns(
+    (onProgress?: (progress: Progress) => void) => this.exclusive(() => this.drain(onProgress)),
+    (error) => this.logger.error({ err: error }, 'projection run failed; retrying on the next append or poll'),
+    () => this.stopped,
+  );
   private stopped = false;
   private unsubscribe: (() => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -135,7 +139,7 @@ export class ProjectionRunner {
     this.stopped = true;
     this.unsubscribe?.();
     if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.runs.current();
     await this.rebuilding;
     for (const waiter of this.waiters) waiter.resolve(false);
     this.waiters.clear();
@@ -192,28 +196,12 @@ export class ProjectionRunner {
 
   /** Applies everything appended so far. Concurrent calls share one pass (and ask for another). */
   catchUp(onProgress?: (progress: Progress) => void): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.exclusive(() => this.drain(onProgress));
-        } while (this.again && !this.stopped);
-      } catch (error) {
-        this.logger.error({ err: error }, 'projection run failed; retrying on the next append or poll');
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+    return this.runs(onProgress);
   }
 
   /** Offline: empties the live read models (all, or the named ones) and replays the whole log into them. */
   async replayInPlace(names: readonly string[] | null, onProgress?: (progress: Progress) => void): Promise<number> {
-    await this.running;
+    await this.runs.current();
     for (const slot of this.chosen(names)) {
       await this.raw.reset([...generationNames(slot.projection, slot.live.generation).values()], [checkpointName(slot.projection.name, slot.live)]);
       this.setLive(slot, { generation: slot.live.generation, version: slot.projection.version });

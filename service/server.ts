@@ -7,7 +7,8 @@ import { type QuickStart, quickStart, quickStartBanner } from './quick-start';
 import type { Config } from '../infra/config';
 import type { Logger } from '../infra/logger';
 import { lockDataDirectory } from '../infra/service-lock';
-import { apiDeps, openServices, type Services } from './services';
+import { startWorkers, type Workers } from '../workers/workers';
+import { apiDeps, openServices, type Services, workerDeps, workerOptions } from './services';
 
 export type RunningService = Readonly<{
   url: string;
@@ -44,6 +45,7 @@ const reachableAt = (host: string, port: number): string => {
 export const startService = async (config: Config, logger: Logger): Promise<RunningService> => {
   const lock = lockDataDirectory(config.DATA_DIR, 'service');
   let services: Services | null = null;
+  let workers: Workers | null = null;
   try {
     services = await openServices(config, logger);
     const { token: adminToken, created } = resolveAdminToken(config.DATA_DIR, config.ADMIN_TOKEN);
@@ -53,14 +55,24 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
     await services.projections.start();
     const demo = await quickStart(services);
     if (demo) await services.projections.waitFor(demo.position);
-    const { app } = createApp(apiDeps(services, adminToken));
+    if (config.WEBHOOK_ALLOW_LOOPBACK) {
+      logger.warn('WEBHOOK_ALLOW_LOOPBACK=true: webhook endpoints on http://127.0.0.1 and http://localhost are accepted and delivered to; never set it in production');
+    }
+    // The data directory lock makes this the only process on the embedded queue: what a killed predecessor was running runs again now.
+    if (services.queues.kind === 'sqlite') {
+      const recovered = await services.queues.recoverAbandoned();
+      if (recovered > 0) logger.info({ jobs: recovered }, 'jobs left running by a stopped process queued again');
+    }
+    workers = await startWorkers(workerDeps(services), workerOptions(services));
+    const { app } = createApp(apiDeps(services, adminToken, workers));
     const server = httpServer(app);
     const port = await listen(server, config.PORT, config.HOST);
     const url = reachableAt(config.HOST, port);
     logger.info({ url, host: config.HOST }, 'billing service listening');
     if (demo) process.stdout.write(quickStartBanner(url, demo));
-    return running(url, adminToken, demo, services, server, lock);
+    return running(url, adminToken, demo, services, workers, server, lock);
   } catch (error) {
+    await workers?.stop().catch(() => undefined);
     await services?.close().catch(() => undefined);
     lock.release();
     throw error;
@@ -72,6 +84,7 @@ const running = (
   adminToken: string,
   demo: QuickStart | null,
   services: Services,
+  workers: Workers,
   server: Server,
   lock: { release(): void },
 ): RunningService => ({
@@ -81,6 +94,7 @@ const running = (
   services,
   stop: async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await workers.stop();
     await services.close();
     lock.release();
   },

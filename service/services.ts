@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { ApiDeps } from '../api/deps';
 import type { Lookups } from '../commands/lookups';
+import type { WorkerDeps } from '../workers/deps';
+import type { WorkerOptions, Workers } from '../workers/workers';
 import { allProjections } from '../projections/all';
 import { readModelLookups } from '../projections/lookups';
 import { ProjectionRunner } from '../projections/runner';
@@ -14,12 +16,15 @@ import type { EventStore } from '../infra/event-store/port';
 import { SqliteEventStore } from '../infra/event-store/sqlite';
 import { SqliteIdempotencyStore } from '../infra/idempotency/sqlite';
 import type { IdempotencyStore } from '../infra/idempotency/port';
+import type { JobQueues } from '../infra/jobs/port';
+import { SqliteJobQueues } from '../infra/jobs/sqlite';
 import type { Logger } from '../infra/logger';
 import type { RateLimiter } from '../infra/rate-limit/port';
 import { SqliteRateLimiter } from '../infra/rate-limit/sqlite';
 import type { ReadStore } from '../infra/read-store/port';
 import { SqliteReadStore } from '../infra/read-store/sqlite';
 import { openDatabase, type SqliteDatabase } from '../infra/sqlite/open-database';
+import { type Resolver, systemResolver } from '../infra/webhooks/resolver';
 
 /** The ports wired for one process: each production URL switches one port, nothing else changes. */
 export type Services = Readonly<{
@@ -33,7 +38,11 @@ export type Services = Readonly<{
   projections: ProjectionRunner;
   rateLimiter: RateLimiter;
   idempotency: IdempotencyStore;
+  /** The workers' jobs: BullMQ on Redis with REDIS_URL, else the embedded queue in the SQLite file. */
+  queues: JobQueues;
   accounting: AccountingSystem;
+  /** DNS for webhook endpoint hosts (tests give their own answers). */
+  resolver: Resolver;
   /** Where the accounting system answers (the in-process demonstration server unless ACCOUNTING_URL). */
   accountingUrl: string;
   close(): Promise<void>;
@@ -47,7 +56,7 @@ export const openEventStore = async (config: Config, db: SqliteDatabase): Promis
     ? new (await import('../infra/event-store/eventstoredb')).EventStoreDbEventStore(config.EVENTSTORE_URL)
     : new SqliteEventStore(db);
 
-export const openServices = async (config: Config, logger: Logger, wallClock?: Clock): Promise<Services> => {
+export const openServices = async (config: Config, logger: Logger, wallClock?: Clock, resolver: Resolver = systemResolver): Promise<Services> => {
   const db = openDatabase(databaseFile(config.DATA_DIR));
   // Production drivers load only when their URL is set.
   const store = await openEventStore(config, db);
@@ -61,6 +70,9 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
   const idempotency: IdempotencyStore = redis
     ? new (await import('../infra/idempotency/redis')).RedisIdempotencyStore(redis)
     : new SqliteIdempotencyStore(db);
+  const queues: JobQueues = config.REDIS_URL
+    ? new (await import('../infra/jobs/bullmq')).BullMqJobQueues({ url: config.REDIS_URL })
+    : new SqliteJobQueues(db);
   // Without ACCOUNTING_URL the demonstration accounting system runs in-process, still over HTTP.
   const demoAccounting = config.ACCOUNTING_URL
     ? null
@@ -75,6 +87,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
       eventStore: config.EVENTSTORE_URL ? 'eventstoredb' : 'sqlite',
       readStore: config.MONGO_URL ? 'mongodb' : 'sqlite',
       locks: config.REDIS_URL ? 'redis' : 'sqlite',
+      jobs: queues.kind,
       accounting: config.ACCOUNTING_URL ?? 'in-process demonstration server',
       dataDir: config.DATA_DIR,
     },
@@ -91,10 +104,13 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     projections,
     rateLimiter,
     idempotency,
+    queues,
+    resolver,
     accounting,
     accountingUrl,
     close: async () => {
       await projections.stop();
+      await queues.close();
       await demoAccounting?.close();
       await rateLimiter.close();
       await idempotency.close();
@@ -107,7 +123,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
 };
 
 /** The HTTP layer's dependencies, taken from the process's services. */
-export const apiDeps = (services: Services, adminToken: string): ApiDeps => ({
+export const apiDeps = (services: Services, adminToken: string, workers: Workers | null = null): ApiDeps => ({
   store: services.store,
   clocks: services.clocks,
   readStore: services.readStore,
@@ -117,6 +133,30 @@ export const apiDeps = (services: Services, adminToken: string): ApiDeps => ({
   rateLimiter: services.rateLimiter,
   idempotency: services.idempotency,
   accounting: services.accounting,
+  resolveHost: services.resolver,
+  allowLoopback: services.config.WEBHOOK_ALLOW_LOOPBACK,
+  workersStatus: workers ? () => workers.status() : null,
   waitForProjections: (position) => services.projections.waitFor(position),
   projections: services.projections,
+});
+
+/** The workers' dependencies, taken from the process's services. */
+export const workerDeps = (services: Services): WorkerDeps => ({
+  store: services.store,
+  readStore: services.readStore,
+  clocks: services.clocks,
+  queues: services.queues,
+  accounting: services.accounting,
+  logger: services.logger.child({ component: 'workers' }),
+  waitForProjections: (position) => services.projections.waitFor(position),
+});
+
+/** The workers' settings from the configuration: poll interval, webhook retry schedule, loopback endpoints. */
+export const workerOptions = (services: Services): WorkerOptions => ({
+  poller: { intervalSeconds: services.config.ACCOUNTING_POLL_SECONDS },
+  webhooks: {
+    resolver: services.resolver,
+    allowLoopback: services.config.WEBHOOK_ALLOW_LOOPBACK,
+    ...(services.config.WEBHOOK_RETRY_SCHEDULE ? { retryScheduleSeconds: services.config.WEBHOOK_RETRY_SCHEDULE } : {}),
+  },
 });

@@ -6,22 +6,33 @@ import { invoiceCommand } from '../invoice/invoice-command';
 import type { Caller } from '../metadata';
 
 /**
+ * What a push came to: `synced` and `refused` are recorded on the invoice; `unavailable` (a 5xx, a
+ * timeout, no connection) records nothing and leaves it pending for the worker to try again;
+ * `nothing_to_do` when it was already synced or is not raised.
+ */
+export type PushOutcome = Readonly<{ position: bigint; outcome: 'synced' | 'refused' | 'unavailable' | 'nothing_to_do'; error: string | null }>;
+
+/**
  * Sends a raised invoice to the accounting system, keyed by the invoice's own id so a retry never
  * makes a second document, and records the outcome: synced with its number and total, or failed
- * with the system's message when it refused the invoice. When it could not be reached the invoice
- * stays pending and nothing is recorded.
+ * with the system's message when it refused. An outage records nothing: the invoice stays pending
+ * and the accounting sync worker pushes it again.
  */
 export const pushInvoice = async (
   deps: CommandDeps & { accounting: AccountingSystem },
   caller: Caller,
   organisation: OpenOrganisation,
   invoiceId: string,
-) => {
+): Promise<PushOutcome> => {
   const { state } = await invoiceCommand.load(deps.store, invoiceId);
-  if (state.status !== 'raised' || state.sync === 'synced') return { position: 0n };
+  if (state.status !== 'raised' || state.sync !== 'pending') return { position: 0n, outcome: 'nothing_to_do', error: null };
   const organisationRef = { id: organisation.organisationId, livemode: organisation.livemode };
   const record = (command: Parameters<typeof invoiceCommand>[2]) => invoiceCommand(deps, invoiceId, command, caller, organisationRef);
-  const fail = (error: string) => record({ type: 'RecordInvoiceSyncFailed', invoiceId, error });
+  const fail = async (error: string): Promise<PushOutcome> => ({
+    position: (await record({ type: 'RecordInvoiceSyncFailed', invoiceId, error })).position,
+    outcome: 'refused',
+    error,
+  });
 
   const accounting = organisation.accounting;
   if (!accounting) return fail('No accounting system is connected to this organisation.');
@@ -48,7 +59,7 @@ export const pushInvoice = async (
       },
       invoiceId,
     );
-    return record({
+    const synced = await record({
       type: 'RecordInvoiceSynced',
       invoiceId,
       accountingInvoiceId: pushed.id,
@@ -59,10 +70,10 @@ export const pushInvoice = async (
       creditNoteAmount: pushed.amountCredited,
       sent: pushed.sentToContact,
     });
+    return { position: synced.position, outcome: 'synced', error: null };
   } catch (error) {
     if (error instanceof AccountingRefused) return fail(error.message);
-    // An outage (5xx, timeout, no connection) is not a refusal: the invoice stays pending for the retry worker.
-    if (error instanceof AccountingUnavailable) return { position: 0n };
+    if (error instanceof AccountingUnavailable) return { position: 0n, outcome: 'unavailable', error: error.message };
     throw error;
   }
 };

@@ -1,28 +1,75 @@
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
-import type { InvoiceEvent, InvoiceRaised, InvoiceRemoved, InvoiceSynced } from './events';
+import type { InvoiceEvent, InvoiceRaised, InvoiceRemoved, InvoiceStatusObserved, InvoiceSynced } from './events';
+
+/** What the accounting system last said of the invoice (at its push, then at each poll that saw a change). */
+export type Observed = Omit<InvoiceStatusObserved['data'], 'invoiceId' | 'updatedAt'> & { updatedAt: string | null };
 
 export type InvoiceState =
   | { status: 'none' }
-  | { status: 'raised'; invoice: InvoiceRaised['data']; sync: 'pending' | 'failed' | 'synced'; accountingInvoiceId?: string }
-  | { status: 'removed'; invoice: InvoiceRaised['data']; removal: InvoiceRemoved['data']['status'] };
+  | {
+      status: 'raised';
+      invoice: InvoiceRaised['data'];
+      sync: 'pending' | 'failed' | 'synced';
+      accountingInvoiceId?: string;
+      number: string | null;
+      observed: Observed | null;
+    }
+  | {
+      status: 'removed';
+      invoice: InvoiceRaised['data'];
+      removal: InvoiceRemoved['data']['status'];
+      sync: 'pending' | 'failed' | 'synced';
+      number: string | null;
+      observed: Observed | null;
+    };
 
 export type InvoiceCommand =
   | ({ type: 'RaiseInvoice' } & InvoiceRaised['data'])
   | ({ type: 'RecordInvoiceSynced' } & InvoiceSynced['data'])
   | { type: 'RecordInvoiceSyncFailed'; invoiceId: string; error: string }
-  | ({ type: 'RecordInvoiceRemoved' } & InvoiceRemoved['data']);
+  | ({ type: 'RecordInvoiceRemoved' } & InvoiceRemoved['data'])
+  | { type: 'RequestInvoiceSyncRetry'; invoiceId: string }
+  | ({ type: 'RecordInvoiceStatusObserved' } & InvoiceStatusObserved['data']);
+
+const sameObservation = (a: Observed, b: Omit<Observed, 'updatedAt'>): boolean =>
+  a.status === b.status && a.total === b.total && a.amountPaid === b.amountPaid && a.creditNoteAmount === b.creditNoteAmount && a.sent === b.sent;
 
 const evolve = (state: InvoiceState, event: InvoiceEvent): InvoiceState => {
   switch (event.type) {
     case 'InvoiceRaised':
-      return { status: 'raised', invoice: event.data, sync: 'pending' };
-    case 'InvoiceSynced':
-      return state.status !== 'raised' ? state : { ...state, sync: 'synced', accountingInvoiceId: event.data.accountingInvoiceId };
+      return { status: 'raised', invoice: event.data, sync: 'pending', number: null, observed: null };
+    case 'InvoiceSynced': {
+      if (state.status !== 'raised') return state;
+      const { status, total, amountPaid, creditNoteAmount, sent } = event.data;
+      return {
+        ...state,
+        sync: 'synced',
+        accountingInvoiceId: event.data.accountingInvoiceId,
+        number: event.data.number,
+        observed: { status, total, amountPaid, creditNoteAmount, sent, updatedAt: null },
+      };
+    }
     case 'InvoiceSyncFailed':
       return state.status !== 'raised' ? state : { ...state, sync: 'failed' };
+    case 'InvoiceSyncRetryRequested':
+      return state.status !== 'raised' ? state : { ...state, sync: 'pending' };
+    case 'InvoiceStatusObserved': {
+      if (state.status === 'none') return state;
+      const { invoiceId: _id, ...observed } = event.data;
+      return { ...state, observed };
+    }
     case 'InvoiceRemoved':
-      return state.status === 'none' ? state : { status: 'removed', invoice: state.invoice, removal: event.data.status };
+      return state.status === 'none'
+        ? state
+        : {
+            status: 'removed',
+            invoice: state.invoice,
+            removal: event.data.status,
+            sync: state.sync,
+            number: state.number,
+            observed: state.observed ? { ...state.observed, status: event.data.status } : null,
+          };
     default: {
       const exhaustive: never = event;
       return exhaustive;
@@ -53,6 +100,20 @@ const decide = (command: InvoiceCommand, state: InvoiceState): InvoiceEvent[] =>
       if (state.status === 'removed') return [];
       const { type: _type, ...data } = command;
       return [{ type: 'InvoiceRemoved', data }];
+    }
+    case 'RequestInvoiceSyncRetry':
+      if (state.status === 'none') throw new DomainError('not_found', 'invoice_not_found', 'No such invoice.');
+      if (state.status === 'removed' || state.sync !== 'failed') {
+        const now = state.status === 'removed' ? state.removal : state.sync;
+        throw new DomainError('conflict', 'invoice_sync_not_failed', `Only an invoice the accounting system refused can be retried; this one is ${now}.`);
+      }
+      return [{ type: 'InvoiceSyncRetryRequested', data: { invoiceId: command.invoiceId } }];
+    case 'RecordInvoiceStatusObserved': {
+      if (state.status === 'none') throw new DomainError('not_found', 'invoice_not_found', 'No such invoice.');
+      // A change seen once is recorded once: the same sighting again, or no change from what is known, adds nothing.
+      if (state.observed && (state.observed.updatedAt === command.updatedAt || sameObservation(state.observed, command))) return [];
+      const { type: _type, ...data } = command;
+      return [{ type: 'InvoiceStatusObserved', data }];
     }
     default: {
       const exhaustive: never = command;

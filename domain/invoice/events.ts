@@ -22,6 +22,8 @@ export const invoiceLineSchema = z.object({
 });
 export type InvoiceLine = z.infer<typeof invoiceLineSchema>;
 
+export const accountingDocumentStatus = z.enum(['draft', 'awaiting_approval', 'approved', 'paid', 'voided', 'deleted']);
+
 const raised = z.object({
   invoiceId: z.string(),
   organisationId: z.string(),
@@ -39,7 +41,7 @@ const synced = z.object({
   invoiceId: z.string(),
   accountingInvoiceId: z.string(),
   number: z.string(),
-  status: z.enum(['draft', 'awaiting_approval', 'approved', 'paid', 'voided', 'deleted']),
+  status: accountingDocumentStatus,
   total: z.string(),
   amountPaid: z.string(),
   creditNoteAmount: z.string(),
@@ -48,19 +50,36 @@ const synced = z.object({
 
 const syncFailed = z.object({ invoiceId: z.string(), error: z.string() });
 
+const syncRetryRequested = z.object({ invoiceId: z.string() });
+
+/** What the status poller saw of the invoice in the accounting system: every tracked field as it stood then. */
+const statusObserved = z.object({
+  invoiceId: z.string(),
+  status: accountingDocumentStatus,
+  total: z.string(),
+  amountPaid: z.string(),
+  creditNoteAmount: z.string(),
+  sent: z.boolean(),
+  /** The accounting system's own change time, so the same sighting is recognised again. */
+  updatedAt: z.string(),
+});
 /** Ending a subscription voided (approved) or deleted (any other) the invoice in the accounting system. */
 const removed = z.object({ invoiceId: z.string(), status: z.enum(['voided', 'deleted']) });
 
 export type InvoiceRaised = { type: 'InvoiceRaised'; data: z.infer<typeof raised> };
 export type InvoiceSynced = { type: 'InvoiceSynced'; data: z.infer<typeof synced> };
 export type InvoiceSyncFailed = { type: 'InvoiceSyncFailed'; data: z.infer<typeof syncFailed> };
+export type InvoiceSyncRetryRequested = { type: 'InvoiceSyncRetryRequested'; data: z.infer<typeof syncRetryRequested> };
+export type InvoiceStatusObserved = { type: 'InvoiceStatusObserved'; data: z.infer<typeof statusObserved> };
 export type InvoiceRemoved = { type: 'InvoiceRemoved'; data: z.infer<typeof removed> };
-export type InvoiceEvent = InvoiceRaised | InvoiceSynced | InvoiceSyncFailed | InvoiceRemoved;
+export type InvoiceEvent = InvoiceRaised | InvoiceSynced | InvoiceSyncFailed | InvoiceRemoved | InvoiceSyncRetryRequested | InvoiceStatusObserved;
 
 export const invoiceEventDefinitions: EventDefinition[] = [
   { type: 'InvoiceRaised', version: 1, schema: raised },
   { type: 'InvoiceSynced', version: 1, schema: synced },
   { type: 'InvoiceSyncFailed', version: 1, schema: syncFailed },
+  { type: 'InvoiceSyncRetryRequested', version: 1, schema: syncRetryRequested },
+  { type: 'InvoiceStatusObserved', version: 1, schema: statusObserved },
   { type: 'InvoiceRemoved', version: 1, schema: removed },
 ];
 

@@ -6,6 +6,7 @@ import { metersProjection } from '../../projections/meters';
 import { organisationsProjection } from '../../projections/organisations';
 import { plansProjection } from '../../projections/plans';
 import { subscriptionsProjection } from '../../projections/subscriptions';
+import { raisedInvoiceData } from '../support/events';
 import { projectionSpec } from '../support/projection-spec';
 import { organisationSettings } from '../support/organisation-fixtures';
 import { londonSubscription, londonSubscriptionDocument } from '../support/subscription-fixtures';
@@ -160,18 +161,7 @@ describe('projections: given events, then documents', () => {
       .then('subscriptions', [londonSubscriptionDocument]);
   });
 
-  const raised = {
-    invoiceId: 'inv_1',
-    organisationId: 'org_1',
-    customerId: 'cus_1',
-    subscriptionId: 'sub_1',
-    currency: 'GBP',
-    reference: null,
-    invoiceDate: T0,
-    dueDate: null,
-    lines: [],
-    subtotal: '45.0000',
-  };
+  const raised = raisedInvoiceData(T0, '45.0000');
 
   it('invoices: raised (not yet in the accounting system), then synced with its number and total', async () => {
     const synced = { invoiceId: 'inv_1', accountingInvoiceId: 'ext_1', number: 'INV-0001', status: 'draft', total: '49.5000', amountPaid: '0.0000', creditNoteAmount: '0.0000', sent: false };

@@ -20,3 +20,17 @@ export const testEvent = (type: string, data: unknown = {}): NewEvent => ({
   data,
   metadata: testMetadata(),
 });
+
+/** An invoice as raised, for specs of the invoice's decider and read model. */
+export const raisedInvoiceData = (invoiceDate: string, subtotal: string) => ({
+  invoiceId: 'inv_1',
+  organisationId: 'org_1',
+  customerId: 'cus_1',
+  subscriptionId: 'sub_1',
+  currency: 'GBP',
+  reference: null,
+  invoiceDate,
+  dueDate: null,
+  lines: [],
+  subtotal,
+});

@@ -3,7 +3,7 @@ export default (): void => {
   const targets: [string, string][] = [
     ['EVENTSTORE_URL', 'EventStoreDB event store'],
     ['MONGO_URL', 'MongoDB read store'],
-    ['REDIS_URL', 'Redis rate limiter and idempotency store'],
+    ['REDIS_URL', 'Redis rate limiter, idempotency store and BullMQ job queue'],
   ];
   const lines = targets.map(([name, what]) =>
     process.env[name]

@@ -21,6 +21,7 @@ const lookupsOf = (given: Partial<Record<keyof Lookups, unknown>>): Lookups => (
   metersDefined: () => Promise.resolve((given.metersDefined as boolean | undefined) ?? false),
   customerWithContact: () => Promise.resolve((given.customerWithContact as string | null | undefined) ?? null),
   usageEventSubscriptions: () => Promise.resolve((given.usageEventSubscriptions as ReadonlyMap<string, string> | undefined) ?? new Map()),
+  webhookEndpointCount: () => Promise.resolve((given.webhookEndpointCount as number | undefined) ?? 0),
 });
 
 /**

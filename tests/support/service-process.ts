@@ -17,6 +17,8 @@ export type ServiceProcess = Readonly<{
   /** Resolves with the first match once the process has printed it (its streams arrive in pieces). */
   printed: (pattern: RegExp, timeoutMs?: number) => Promise<RegExpExecArray>;
   stop(): Promise<number | null>;
+  /** kill -9: no shutdown of any kind. */
+  kill(): Promise<void>;
 }>;
 
 /** Starts `node dist/service/main.js` as a real process and waits until it listens. */
@@ -53,6 +55,11 @@ export const startServiceProcess = (env: Record<string, string>): Promise<Servic
             new Promise((done) => {
               child.once('exit', (code) => done(code));
               child.kill('SIGTERM');
+            }),
+          kill: () =>
+            new Promise((done) => {
+              child.once('exit', () => done());
+              child.kill('SIGKILL');
             }),
         });
       }

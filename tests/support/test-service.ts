@@ -7,7 +7,9 @@ import type { RouteRegistry } from '../../api/route';
 import type { Clock } from '../../infra/clock/clock';
 import { loadConfig } from '../../infra/config';
 import { silentLogger } from '../../infra/logger';
-import { apiDeps, openServices, type Services } from '../../service/services';
+import { apiDeps, openServices, type Services, workerDeps, workerOptions } from '../../service/services';
+import type { Resolver } from '../../infra/webhooks/resolver';
+import { startWorkers, type WorkerOptions, type Workers } from '../../workers/workers';
 import { checkedApp } from './response-check';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -16,6 +18,8 @@ export type TestService = Readonly<{
   app: Express;
   routes: RouteRegistry;
   services: Services;
+  /** The workers, when the test asked for them. */
+  workers: Workers | null;
   dataDir: string;
   admin: Readonly<{ Authorization: string }>;
   close(): Promise<void>;
@@ -26,18 +30,24 @@ export const tempDir = (label: string): string => mkdtempSync(join(tmpdir(), `${
 /** The real app on the embedded stores in a fresh data directory; every response is checked against its route's spec. */
 export const startTestService = async (
   dataDir = tempDir('billing'),
-  options: { clock?: Clock; env?: Record<string, string> } = {},
+  options: { clock?: Clock; env?: Record<string, string>; workers?: Partial<WorkerOptions>; resolver?: Resolver } = {},
 ): Promise<TestService> => {
   const config = loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', ...options.env });
-  const services = await openServices(config, silentLogger(), options.clock);
+  const services = await openServices(config, silentLogger(), options.clock, options.resolver);
   await services.projections.start();
-  const { app, routes } = createApp(apiDeps(services, ADMIN_TOKEN));
+  // The workers run only where a test asks for them (with its shortened waits).
+  const workers = options.workers ? await startWorkers(workerDeps(services), { ...workerOptions(services), ...options.workers }) : null;
+  const { app, routes } = createApp(apiDeps(services, ADMIN_TOKEN, workers));
   return {
     app: checkedApp(app, routes),
     routes,
     services,
+    workers,
     dataDir,
     admin: { Authorization: `Bearer ${ADMIN_TOKEN}` },
-    close: () => services.close(),
+    close: async () => {
+      await workers?.stop();
+      await services.close();
+    },
   };
 };

@@ -1,0 +1,93 @@
+import { join } from 'node:path';
+import { startDemoAccountingServer } from '../../infra/accounting/demo-server/start';
+import { planBodies } from '../support/catalogue-fixtures';
+import { ensureBuilt, type ServiceProcess, startServiceProcess } from '../support/service-process';
+import { tempDir } from '../support/test-service';
+import { until } from '../support/until';
+import { startReceiver, verifySignature } from '../support/webhook-receiver';
+
+const ADMIN_TOKEN = 'crash-test-admin-token-0123';
+
+describe('workers survive kill -9', () => {
+  beforeAll(ensureBuilt, 120_000);
+
+  it('syncs every invoice once and delivers every webhook at least once, signed, after the service is killed mid-flight', async () => {
+    const dataDir = tempDir('workers-crash');
+    const accounting = await startDemoAccountingServer({ port: 0, dbPath: join(dataDir, 'ledger.sqlite') });
+    const receiver = await startReceiver();
+    const env = {
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN,
+      ACCOUNTING_URL: accounting.url,
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '0.5,1,1,1,1,1,1,1',
+      ACCOUNTING_POLL_SECONDS: '1',
+      LOG_LEVEL: 'info',
+    };
+    let service: ServiceProcess | null = null;
+    try {
+      service = await startServiceProcess(env);
+      const call = async (method: string, path: string, body?: object, auth = `Bearer ${ADMIN_TOKEN}`, key?: string) => {
+        const response = await fetch(`${service!.url}${path}`, {
+          method,
+          headers: { Authorization: auth, 'Content-Type': 'application/json', ...(key ? { 'Idempotency-Key': key } : {}) },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers, read field by field below
+        return { status: response.status, body: (await response.json()) as Record<string, any> };
+      };
+      const org = (await call('POST', '/admin/v1/organisations', { name: 'Crash Ltd', timezone: 'Europe/London', default_currency: 'GBP' })).body.id as string;
+      const connected = await call('POST', `/admin/v1/organisations/${org}/accounting/connect`, {});
+      const tenant = connected.body.tenant_id as string;
+      await call('PUT', `/admin/v1/organisations/${org}/accounting/accounts`, { revenue: '200', usage_revenue: '270' });
+      expect((await call('POST', `/admin/v1/organisations/${org}/plans`, planBodies.flat_fee)).status).toBe(201);
+      expect((await call('POST', `/admin/v1/organisations/${org}/customers`, { code: 'C1', name: 'Customer One' })).status).toBe(201);
+      const key = (await call('POST', `/admin/v1/organisations/${org}/api_keys`, { name: 'k', scopes: ['subscriptions:write', 'invoices:read'] })).body.key as string;
+      const endpoint = await call('POST', `/admin/v1/organisations/${org}/webhook_endpoints`, { url: receiver.url('/crash'), events: ['*'] });
+      expect(endpoint.status).toBe(201);
+      const secret = endpoint.body.secret as string;
+
+      // Pushes hang for 2 s and the receiver holds its first answers: both are in flight at the kill.
+      await fetch(`${accounting.url}/control/faults`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ kind: 'slow', pathPrefix: `/tenants/${tenant}/invoices`, method: 'POST', count: 100, delayMs: 2000 }),
+      });
+      receiver.hold(20, 3000);
+      const keys = Array.from({ length: 6 }, (_, i) => `crash-${i}`);
+      const inFlight = keys.map((k) => call('POST', '/v1/subscriptions', { customer_code: 'C1', plan_code: 'flat' }, `Bearer ${key}`, k).catch(() => null));
+      await until('deliveries in flight', () => receiver.received.length >= 2, 10_000);
+      await service.kill();
+      await Promise.all(inFlight);
+      await fetch(`${accounting.url}/control/faults`, { method: 'DELETE' });
+
+      service = await startServiceProcess(env);
+      // No client retries anything: the workers find in the log every invoice raised before the kill.
+      const raised = (await call('GET', '/v1/invoices?limit=100', undefined, `Bearer ${key}`)).body.data as { id: string; subscription: string }[];
+      expect(raised.length).toBeGreaterThan(0);
+      await until(
+        'every invoice synced',
+        async () => {
+          const all = await Promise.all(raised.map((i) => call('GET', `/v1/invoices/${i.id}`, undefined, `Bearer ${key}`)));
+          return all.every((i) => i.body.accounting.sync_status === 'synced');
+        },
+        20_000,
+      );
+      const ledger = (await (await fetch(`${accounting.url}/tenants/${tenant}/changes?since=1970-01-01T00:00:00.000Z`)).json()) as { invoices: { id: string }[] };
+      // Synced once: one document in the ledger per invoice, however often its push was started.
+      expect(ledger.invoices).toHaveLength(raised.length);
+
+      const announced = (type: string, id: string) => receiver.received.some((r) => r.body.type === type && (r.body.data as { object: { id: string } }).object.id === id);
+      await until(
+        'every subscription and invoice announced',
+        () => raised.every((i) => announced('subscription.created', i.subscription) && announced('invoice.created', i.id) && announced('invoice.updated', i.id)),
+        20_000,
+      );
+      for (const delivery of receiver.received) expect(verifySignature(delivery.headers['service-signature'] as string, delivery.raw, secret)).toBe(true);
+    } finally {
+      await service?.stop().catch(() => undefined);
+      await receiver.close();
+      await accounting.close();
+    }
+  }, 90_000);
+});

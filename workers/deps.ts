@@ -1,0 +1,18 @@
+import type { Clocks } from '../infra/clock/clocks';
+import type { AccountingSystem } from '../infra/accounting/port';
+import type { EventStore } from '../infra/event-store/port';
+import type { JobQueues } from '../infra/jobs/port';
+import type { Logger } from '../infra/logger';
+import type { ReadStore } from '../infra/read-store/port';
+
+/** What the workers use: the log, the read side (checkpoints, endpoints), the queues and the accounting system. */
+export type WorkerDeps = Readonly<{
+  store: EventStore;
+  readStore: ReadStore;
+  clocks: Clocks;
+  queues: JobQueues;
+  accounting: AccountingSystem;
+  logger: Logger;
+  /** Resolves once every read model includes the position (bounded wait; false when it timed out). */
+  waitForProjections: (position: bigint) => Promise<boolean>;
+}>;

@@ -3,6 +3,7 @@ import { changeOrganisationSettings } from '../../commands/organisation/change-o
 import { createOrganisation } from '../../commands/organisation/create-organisation';
 import { openSandbox } from '../../commands/organisation/open-sandbox';
 import { organisationCommand } from '../../commands/organisation/organisation-command';
+import { latestPosition } from '../../commands/positions';
 import { newId } from '../../infra/ids';
 import { ORGANISATIONS, type OrganisationDoc } from '../../projections/organisations';
 import type { ApiDeps } from '../deps';
@@ -69,7 +70,7 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
       let { position } = await changeOrganisationSettings(deps, adminCaller(req), organisation, toOrganisationSettings(body));
       if (body.plan_limits) {
         const limits = await organisationCommand(deps, organisation.id, { type: 'SetPlanLimits', limits: body.plan_limits }, adminCaller(req), organisation);
-        position = limits.position > position ? limits.position : position;
+        position = latestPosition(position, limits.position);
       }
       return { body: await readAfterWrite(deps, position, () => findOrganisation(deps, organisation.id)) };
     },

@@ -12,12 +12,11 @@ import {
   importedCustomer,
   type ImportRequester,
 } from '../../domain/customer/import';
-import { requireOpen } from '../../domain/organisation/rules';
 import { DomainError } from '../../domain/shared/domain-error';
 import { AccountingRefused, type AccountingSystem } from '../../infra/accounting/port';
 import { derivedId } from '../../infra/ids';
 import { customerCommand } from '../customer/customer-command';
-import { organisationCommand } from '../organisation/organisation-command';
+import { loadOpenOrganisation } from '../organisation/load-open-organisation';
 import type { CommandDeps } from '../deps';
 import type { Lookups } from '../lookups';
 import type { Caller, OrganisationRef } from '../metadata';
@@ -53,7 +52,7 @@ export const importCustomer = async (
   options: Readonly<{ requester: ImportRequester; params?: CustomerParams }>,
 ): Promise<{ customerId: string; created: boolean; position: bigint }> => {
   const params = options.params ?? CUSTOMER_BODY_PARAMS;
-  const org = requireOpen((await organisationCommand.load(deps.store, organisation.id)).state);
+  const org = await loadOpenOrganisation(deps.store, organisation.id);
   checkRequester(org, options.requester);
   const customerId = customerIdFor(organisation.id, input.code);
   const existing = await customerCommand.load(deps.store, customerId);

@@ -1,7 +1,6 @@
 import { CREATE_CUSTOMER_PARAMS } from '../../domain/customer/import';
 import { firstInvoice } from '../../domain/invoice/first-invoice';
 import type { OpenOrganisation } from '../../domain/organisation/decider';
-import { requireOpen } from '../../domain/organisation/rules';
 import { requireSameRequest } from '../../domain/shared/idempotency';
 import type { CreateSubscription } from '../../domain/subscription/create';
 import { type SubscriptionCreatedData, subscriptionStream } from '../../domain/subscription/events';
@@ -9,13 +8,14 @@ import { derivedId } from '../../infra/ids';
 import { chargeCommand } from '../catalogue/charge-command';
 import { customerCommand } from '../customer/customer-command';
 import { invoiceCommand } from '../invoice/invoice-command';
-import { organisationCommand } from '../organisation/organisation-command';
+import { loadOpenOrganisation } from '../organisation/load-open-organisation';
 import { planCommand } from '../catalogue/plan-command';
 import { subscriptionCommand } from '../subscription/subscription-command';
 import { planIdFor } from '../catalogue/create-plan';
 import { customerIdFor, type CustomerInput, importCustomer, type ImportDeps } from '../customer/import-customer';
 import { pushInvoice } from '../invoice/push-invoice';
 import type { Caller } from '../metadata';
+import { latestPosition } from '../positions';
 
 export type CreateSubscriptionInput = Readonly<{
   customerCode: string;
@@ -38,7 +38,7 @@ const finish = async (deps: ImportDeps, caller: Caller, org: OpenOrganisation, s
   const organisation = { id: org.organisationId, livemode: org.livemode };
   await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...raised }, caller, organisation);
   const pushed = await pushInvoice(deps, caller, org, invoiceId);
-  return { subscriptionId, invoiceId, position: pushed.position > position ? pushed.position : position };
+  return { subscriptionId, invoiceId, position: latestPosition(position, pushed.position) };
 };
 
 /**
@@ -65,7 +65,7 @@ export const createSubscription = async (
   input: CreateSubscriptionInput,
 ) => {
   const subscriptionId = derivedId('subscription', context.apiKeyId, context.idempotencyKey);
-  const org = requireOpen((await organisationCommand.load(deps.store, context.organisationId)).state);
+  const org = await loadOpenOrganisation(deps.store, context.organisationId);
   const organisation = { id: org.organisationId, livemode: org.livemode };
 
   const existing = await subscriptionCommand.load(deps.store, subscriptionId);

@@ -1,13 +1,11 @@
 import { derivedId, newId } from '../../infra/ids';
-import type { OpenOrganisation } from '../../domain/organisation/decider';
-import { requireOpen } from '../../domain/organisation/rules';
 import type { CommandDeps } from '../deps';
-import { organisationCommand } from '../organisation/organisation-command';
+import { loadOpenOrganisation } from '../organisation/load-open-organisation';
 import { subscriptionCommand } from './subscription-command';
 
 /** What every lifecycle handler starts from: the open organisation, its reference, and the subscription's state. */
 export const loadForChange = async (deps: CommandDeps, organisationId: string, subscriptionId: string) => {
-  const org: OpenOrganisation = requireOpen((await organisationCommand.load(deps.store, organisationId)).state);
+  const org = await loadOpenOrganisation(deps.store, organisationId);
   const { state } = await subscriptionCommand.load(deps.store, subscriptionId);
   const now = deps.clocks.forOrganisation(org.organisationId).now().toISOString();
   return { org, ref: { id: org.organisationId, livemode: org.livemode }, state, now };

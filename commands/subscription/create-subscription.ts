@@ -2,7 +2,7 @@ import { CREATE_CUSTOMER_PARAMS } from '../../domain/customer/import';
 import { firstInvoice } from '../../domain/invoice/first-invoice';
 import type { OpenOrganisation } from '../../domain/organisation/decider';
 import { requireSameRequest } from '../../domain/shared/idempotency';
-import type { CreateSubscription } from '../../domain/subscription/create';
+import { countsNeeded, type CreateSubscription } from '../../domain/subscription/create';
 import { type SubscriptionCreatedData, subscriptionStream } from '../../domain/subscription/events';
 import { derivedId } from '../../infra/ids';
 import { chargeCommand } from '../catalogue/charge-command';
@@ -74,9 +74,10 @@ export const createSubscription = async (
     return { ...(await finish(deps, caller, org, existing.state.subscription, 0n)), replayed: true };
   }
 
+  const needed = countsNeeded(org);
   const [liveSubscriptions, metersDefined, plan, charges, customer] = await Promise.all([
-    deps.lookups.liveSubscriptionCount(org.organisationId),
-    deps.lookups.metersDefined(org.organisationId),
+    needed.liveSubscriptions ? deps.lookups.liveSubscriptionCount(org.organisationId) : 0,
+    needed.metersDefined ? deps.lookups.metersDefined(org.organisationId) : false,
     planCommand.load(deps.store, planIdFor(org.organisationId, input.planCode)),
     Promise.all(input.charges.map((wanted) => chargeCommand.load(deps.store, wanted.chargeId))),
     customerCommand.load(deps.store, customerIdFor(org.organisationId, input.customerCode)),

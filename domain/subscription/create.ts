@@ -54,6 +54,16 @@ const invalid = (param: string, message: string) => new DomainError('invalid', '
 
 const SELLABLE = ['active', 'draft'];
 
+/**
+ * Which read-model counts the organisation rules will read for this organisation, so the handler
+ * asks for no count a rule would ignore (each is a query on the hot path). A count not needed is
+ * passed as 0 / false.
+ */
+export const countsNeeded = (organisation: OpenOrganisation): Readonly<{ liveSubscriptions: boolean; metersDefined: boolean }> => ({
+  liveSubscriptions: organisation.livemode && organisation.planLimits.subscriptions !== null,
+  metersDefined: !inSetupMode(organisation) && organisation.accounting !== null && organisation.accounting.usageRevenueAccount === null,
+});
+
 const notFound = (code: string, message: string, param: string) => new DomainError('not_found', code, message, param);
 
 /**

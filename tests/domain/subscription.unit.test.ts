@@ -1,6 +1,7 @@
 import type { ChargeDefinition } from '../../domain/charge/events';
 import type { PlanDefinition } from '../../domain/catalogue/types';
 import { firstInvoice } from '../../domain/invoice/first-invoice';
+import { countsNeeded, decideCreation } from '../../domain/subscription/create';
 import { subscriptionDecider } from '../../domain/subscription/decider';
 import type { SubscriptionCreatedData, SubscriptionEvent } from '../../domain/subscription/events';
 import { deciderSpec } from '../support/decider-spec';
@@ -85,6 +86,29 @@ describe('subscription decider: creation', () => {
     spec([])
       .when(create({ startDate: '2026-02-02' }, { organisation: organisation({}, { setupMode: true }) }))
       .thenRefuses('invalid_parameter', 'start_date');
+  });
+});
+
+describe('countsNeeded: the handler may skip a count the rules would ignore', () => {
+  const outcome = (command: ReturnType<typeof create>) => {
+    try {
+      return decideCreation(command);
+    } catch (error) {
+      return (error as { code?: string }).code;
+    }
+  };
+  const accountings = [null, { tenantId: 't_1', accounts: [], revenueAccount: '200', usageRevenueAccount: null }, { tenantId: 't_1', accounts: [], revenueAccount: '200', usageRevenueAccount: '270' }];
+  it.each(
+    [true, false].flatMap((livemode) =>
+      [true, false].flatMap((setupMode) => [null, 1].flatMap((limit) => accountings.map((accounting) => ({ livemode, setupMode, limit, accounting })))),
+    ),
+  )('decides the same with the unneeded counts left at 0 / false: %j', ({ livemode, setupMode, limit, accounting }) => {
+    const org = organisation({ livemode, accounting, planLimits: { customers: null, subscriptions: limit } }, { setupMode });
+    const needed = countsNeeded(org);
+    for (const counts of [{ liveSubscriptions: 5, metersDefined: true }, { liveSubscriptions: 0, metersDefined: false }]) {
+      const skipped = { liveSubscriptions: needed.liveSubscriptions ? counts.liveSubscriptions : 0, metersDefined: needed.metersDefined && counts.metersDefined };
+      expect(outcome(create({}, { organisation: org, counts: skipped }))).toEqual(outcome(create({}, { organisation: org, counts })));
+    }
   });
 });
 

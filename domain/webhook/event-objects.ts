@@ -93,6 +93,9 @@ export const webhookEventsOf = (eventType: string, before: TrackedObject | null,
     case 'SubscriptionEndScheduled':
     case 'SubscriptionRestored':
     case 'SubscriptionRenewalInvoiceRaised':
+    case 'SubscriptionStarted':
+    case 'SubscriptionRenewed':
+    case 'SubscriptionCompleted':
       return updated('subscription.updated', before, after);
     case 'SubscriptionEnded':
       return updated('subscription.ended', before, after);

@@ -1,0 +1,99 @@
+import { planHasUnits } from '../catalogue/types';
+import { addDaysToInstant, startOfDate } from '../pricing/calendar';
+import { formatMoney, parseMoney, sum } from '../pricing/money';
+import { discountOf, parsePercent } from '../pricing/percent';
+import { planAmount } from '../pricing/pricing';
+import type { ExistingSubscription } from '../subscription/lifecycle';
+import type { SubscriptionRenewalInvoiceRaised, SubscriptionUnitsChanged } from '../subscription/lifecycle-events';
+import { renewalPricing } from '../subscription/schedule';
+import type { InvoiceLine, InvoiceRaised } from './events';
+import { netLine } from './first-invoice';
+import { prorationDescription } from './unit-change-invoice';
+
+export type RenewalInvoiceInput = Readonly<{
+  /** The subscription as it stood once the renewal invoice was recorded (its CPI prices included). */
+  state: ExistingSubscription;
+  raised: SubscriptionRenewalInvoiceRaised['data'];
+  lineIds: (index: number) => string;
+  now: string;
+  paymentTermsDays: number;
+}>;
+
+/** The renewal line of a period: the whole-period fee at these units and prices, revenue type `renewal`, effective from the renewal date. */
+export const renewalLine = (state: ExistingSubscription, period: Readonly<{ start: string; end: string }>, units: number, lineId: string): InvoiceLine => {
+  const { subscription } = state;
+  const { pricing } = renewalPricing(state);
+  const fee = planAmount({ type: pricing.planType, price: pricing.price, freeUnits: pricing.freeUnits, tiers: pricing.tiers }, units);
+  return netLine(
+    {
+      lineId,
+      type: 'subscription',
+      revenueType: 'renewal',
+      meterId: null,
+      usageQuantity: null,
+      name: subscription.planName,
+      description: `Period ${period.start} to ${period.end}`,
+      units: planHasUnits(pricing.planType) ? units : null,
+      effectiveDate: startOfDate(period.start, subscription.timezone),
+    },
+    fee,
+    discountOf(fee, parsePercent(subscription.discountPercent) ?? 0n),
+  );
+};
+
+/** A prorated increase billed on the renewal invoice (charge_on_renewal, or an amend): revenue type `expansion`, as the change it bills. */
+export const adjustmentLine = (state: ExistingSubscription, change: SubscriptionUnitsChanged['data'], amount: string, lineId: string): InvoiceLine => {
+  const { subscription } = state;
+  const value = parseMoney(amount);
+  return netLine(
+    {
+      lineId,
+      type: 'subscription',
+      revenueType: 'expansion',
+      meterId: null,
+      usageQuantity: null,
+      name: subscription.planName,
+      description: prorationDescription(change),
+      units: change.units,
+      effectiveDate: startOfDate(change.effectiveDate ?? change.periodStart, subscription.timezone),
+    },
+    value,
+    discountOf(value, parsePercent(subscription.discountPercent) ?? 0n),
+  );
+};
+
+const changeOf = (state: ExistingSubscription, changeId: string): SubscriptionUnitsChanged['data'] => {
+  const event = state.life.operations[changeId];
+  if (event?.type !== 'SubscriptionUnitsChanged') throw new Error(`no unit change ${changeId}`);
+  return event.data;
+};
+
+export const invoiceTotal = (lines: readonly InvoiceLine[]): string => formatMoney(sum(lines.map((l) => parseMoney(l.chargeAmount))));
+
+/**
+ * The renewal invoice for the period from the renewal date, from the facts recorded with it alone
+ * (so a retry after a crash raises the same invoice): the whole-period fee at the units of that
+ * moment and the prices of the period (CPI included), then one line per `charge_on_renewal`
+ * adjustment it bills, each net of the subscription's discount.
+ */
+export const renewalInvoice = (input: RenewalInvoiceInput): InvoiceRaised['data'] => {
+  const { state, raised } = input;
+  const { subscription } = state;
+  const period = { start: raised.periodStart, end: raised.periodEnd ?? subscription.renewalDate };
+  const lines = [
+    renewalLine(state, period, raised.units ?? state.life.units, input.lineIds(0)),
+    ...(raised.adjustments ?? []).map((adjustment, i) => adjustmentLine(state, changeOf(state, adjustment.changeId), adjustment.amount, input.lineIds(i + 1))),
+  ];
+  return {
+    invoiceId: raised.invoiceId,
+    organisationId: subscription.organisationId,
+    customerId: subscription.customerId,
+    subscriptionId: subscription.subscriptionId,
+    currency: subscription.currency,
+    reference: subscription.invoiceReference,
+    invoiceDate: input.now,
+    dueDate: addDaysToInstant(input.now, input.paymentTermsDays),
+    lines,
+    subtotal: invoiceTotal(lines),
+  };
+};

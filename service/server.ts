@@ -7,6 +7,7 @@ import { type QuickStart, quickStart, quickStartBanner } from './quick-start';
 import type { Config } from '../infra/config';
 import type { Logger } from '../infra/logger';
 import { lockDataDirectory } from '../infra/service-lock';
+import { restoreTestClocks } from '../workers/scheduler';
 import { startWorkers, type Workers } from '../workers/workers';
 import { apiDeps, openServices, type Services, workerDeps, workerOptions } from './services';
 
@@ -53,6 +54,7 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
       process.stdout.write(`\nAdmin token (shown once, kept in ${config.DATA_DIR}/admin-token):\n  ${adminToken}\n\n`);
     }
     await services.projections.start();
+    await restoreTestClocks(services);
     const demo = await quickStart(services);
     if (demo) await services.projections.waitFor(demo.position);
     if (config.WEBHOOK_ALLOW_LOOPBACK) {

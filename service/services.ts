@@ -3,13 +3,14 @@ import type { ApiDeps } from '../api/deps';
 import type { Lookups } from '../commands/lookups';
 import type { WorkerDeps } from '../workers/deps';
 import type { WorkerOptions, Workers } from '../workers/workers';
+import { testClockAdvancer } from '../workers/scheduler';
 import { allProjections } from '../projections/all';
 import { readModelLookups } from '../projections/lookups';
 import { ProjectionRunner } from '../projections/runner';
 import { startDemoAccountingServer } from '../infra/accounting/demo-server/start';
 import { httpAccountingSystem } from '../infra/accounting/http-client';
 import type { AccountingSystem } from '../infra/accounting/port';
-import type { Clock } from '../infra/clock/clock';
+import { type Clock, systemClock } from '../infra/clock/clock';
 import { type Clocks, realClocks } from '../infra/clock/clocks';
 import type { Config } from '../infra/config';
 import type { EventStore } from '../infra/event-store/port';
@@ -47,6 +48,9 @@ export type Services = Readonly<{
   accountingUrl: string;
   close(): Promise<void>;
 }>;
+
+/** Real time, shifted by WALL_CLOCK_OFFSET_DAYS (0 in production). */
+const offsetClock = (days: number): Clock => (days === 0 ? systemClock : { now: () => new Date(Date.now() + days * 86_400_000) });
 
 export const databaseFile = (dataDir: string): string => join(dataDir, 'billing.sqlite');
 
@@ -100,7 +104,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     store,
     readStore,
     lookups: readModelLookups(readStore),
-    clocks: realClocks(wallClock),
+    clocks: realClocks(wallClock ?? offsetClock(config.WALL_CLOCK_OFFSET_DAYS)),
     projections,
     rateLimiter,
     idempotency,
@@ -138,6 +142,7 @@ export const apiDeps = (services: Services, adminToken: string, workers: Workers
   workersStatus: workers ? () => workers.status() : null,
   waitForProjections: (position) => services.projections.waitFor(position),
   projections: services.projections,
+  testClock: testClockAdvancer(workerDeps(services)),
 });
 
 /** The workers' dependencies, taken from the process's services. */
@@ -154,6 +159,7 @@ export const workerDeps = (services: Services): WorkerDeps => ({
 /** The workers' settings from the configuration: poll interval, webhook retry schedule, loopback endpoints. */
 export const workerOptions = (services: Services): WorkerOptions => ({
   poller: { intervalSeconds: services.config.ACCOUNTING_POLL_SECONDS },
+  scheduler: { intervalSeconds: services.config.SCHEDULER_INTERVAL_SECONDS },
   webhooks: {
     resolver: services.resolver,
     allowLoopback: services.config.WEBHOOK_ALLOW_LOOPBACK,

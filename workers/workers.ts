@@ -1,10 +1,11 @@
 import { accountingSync, type AccountingSyncOptions } from './accounting-sync';
 import type { WorkerDeps } from './deps';
 import type { FollowerStatus } from './log-follower';
+import { scheduler, type SchedulerOptions } from './scheduler';
 import { type PollerStatus, statusPoller, type StatusPollerOptions } from './status-poller';
 import { webhooks, type WebhookOptions } from './webhooks';
 
-export type WorkerOptions = Readonly<{ accountingSync?: AccountingSyncOptions; poller: StatusPollerOptions; webhooks: WebhookOptions }>;
+export type WorkerOptions = Readonly<{ accountingSync?: AccountingSyncOptions; poller: StatusPollerOptions; webhooks: WebhookOptions; scheduler: SchedulerOptions }>;
 
 export type WorkersStatus = Readonly<{
   object: 'workers';
@@ -14,18 +15,21 @@ export type WorkersStatus = Readonly<{
   poller: Omit<PollerStatus, 'name'>;
 }>;
 
-export type Workers = Readonly<{ stop(): Promise<void>; poll(): Promise<void>; status(): Promise<WorkersStatus> }>;
+export type Workers = Readonly<{ stop(): Promise<void>; poll(): Promise<void>; schedule(): Promise<void>; status(): Promise<WorkersStatus> }>;
 
 /** Starts every background worker of this process: each follows the log into its queue and takes jobs from it. */
 export const startWorkers = async (deps: WorkerDeps, options: WorkerOptions): Promise<Workers> => {
   const sync = accountingSync(deps, options.accountingSync);
   const poller = statusPoller(deps, options.poller);
   const hooks = webhooks(deps, options.webhooks);
+  const schedule = scheduler(deps, options.scheduler);
   await sync.start();
   await hooks.start();
   poller.start();
+  schedule.start();
   return {
     poll: () => poller.poll(),
+    schedule: () => schedule.run(),
     status: async () => {
       const queues = await Promise.all(
         [sync.queue, hooks.queue].map(async (queue) => ({
@@ -44,6 +48,7 @@ export const startWorkers = async (deps: WorkerDeps, options: WorkerOptions): Pr
       };
     },
     stop: async () => {
+      await schedule.stop();
       await poller.stop();
       await hooks.stop();
       await sync.stop();

@@ -42,3 +42,7 @@ export const decideClockAdvance = (organisation: OpenOrganisation, now: string, 
   const midday = middayOf(date, organisation.settings.timezone);
   return midday > now ? midday : now;
 };
+
+/** `409 invalid_state`: an advance of this sandbox's test clock is running (a second advance, or a reset, waits for it). */
+export const advanceRunning = (): DomainError =>
+  new DomainError('conflict', 'invalid_state', 'An advance of this sandbox’s test clock is running; try again once it has finished.');

@@ -9,6 +9,7 @@ import { loadConfig } from '../../infra/config';
 import { silentLogger } from '../../infra/logger';
 import { apiDeps, openServices, type Services, workerDeps, workerOptions } from '../../service/services';
 import type { Resolver } from '../../infra/webhooks/resolver';
+import { restoreTestClocks } from '../../workers/scheduler';
 import { startWorkers, type WorkerOptions, type Workers } from '../../workers/workers';
 import { checkedApp } from './response-check';
 
@@ -35,6 +36,7 @@ export const startTestService = async (
   const config = loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', ...options.env });
   const services = await openServices(config, silentLogger(), options.clock, options.resolver);
   await services.projections.start();
+  await restoreTestClocks(services);
   // The workers run only where a test asks for them (with its shortened waits).
   const workers = options.workers ? await startWorkers(workerDeps(services), { ...workerOptions(services), ...options.workers }) : null;
   const { app, routes } = createApp(apiDeps(services, ADMIN_TOKEN, workers));

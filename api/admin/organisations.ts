@@ -123,6 +123,7 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
       summary: 'Ask for a sandbox reset (recorded with its copy options)',
       body: sandboxCopyBody,
       status: 200,
+      errors: [409],
     },
     async ({ req, body, params }) => {
       const sandbox = await findOrganisation(deps, params.org!);

@@ -8,6 +8,7 @@ import { planCommand } from '../catalogue/plan-command';
 import { creditNoteCommand } from '../credit-note/credit-note-command';
 import { pushCreditNote } from '../credit-note/push-credit-note';
 import type { CommandDeps } from '../deps';
+import { amendRenewalInvoice } from '../invoice/amend-renewal-invoice';
 import { invoiceCommand } from '../invoice/invoice-command';
 import { pushInvoice } from '../invoice/push-invoice';
 import type { Caller } from '../metadata';
@@ -62,6 +63,11 @@ export const changeUnits = async (deps: Deps, caller: Caller, context: Lifecycle
   const change: SubscriptionUnitsChangedData = event.data;
   const subscription = handled.state.subscription;
   let position = handled.position;
+  const renewalInvoiceId = handled.state.life.renewalInvoiceId;
+  if (change.document === 'amend' && renewalInvoiceId) {
+    const amended = await amendRenewalInvoice(deps, caller, org, handled.state, change, renewalInvoiceId);
+    position = latestPosition(position, amended.position);
+  }
   if (change.invoiceId) {
     const invoiceId = change.invoiceId;
     const raised = unitChangeInvoice({ subscription, change, lineId: derivedId('invoiceLine', invoiceId, '0'), paymentTermsDays: org.settings.paymentTermsDays });

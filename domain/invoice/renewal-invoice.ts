@@ -5,7 +5,7 @@ import { discountOf, parsePercent } from '../pricing/percent';
 import { planAmount } from '../pricing/pricing';
 import type { ExistingSubscription } from '../subscription/lifecycle';
 import type { SubscriptionRenewalInvoiceRaised, SubscriptionUnitsChanged } from '../subscription/lifecycle-events';
-import { renewalPricing } from '../subscription/schedule';
+import { nextPeriod, renewalPricing } from '../subscription/schedule';
 import type { InvoiceLine, InvoiceRaised } from './events';
 import { netLine } from './first-invoice';
 import { prorationDescription } from './unit-change-invoice';
@@ -97,3 +97,23 @@ export const renewalInvoice = (input: RenewalInvoiceInput): InvoiceRaised['data'
     subtotal: invoiceTotal(lines),
   };
 };
+
+/**
+ * `document: amend`: the renewal invoice rewritten for a unit change made after it was raised. Its
+ * renewal line bills the next period at the new units (at the prices it was raised with), and a
+ * prorated increase for the rest of this period is added as an `expansion` line (a decrease is a
+ * credit note of its own, never a line here). Other lines stay as they were.
+ */
+export const amendedRenewalLines = (
+  invoice: InvoiceRaised['data'],
+  state: ExistingSubscription,
+  change: SubscriptionUnitsChanged['data'],
+  newLineId: string,
+): { lines: InvoiceLine[]; subtotal: string } => {
+  const lines = invoice.lines.map((line) =>
+    line.revenueType === 'renewal' && line.type === 'subscription' ? renewalLine(state, nextPeriod(state), change.units, line.lineId) : line,
+  );
+  if (change.renewalAdjustment !== null) lines.push(adjustmentLine(state, change, change.renewalAdjustment, newLineId));
+  return { lines, subtotal: invoiceTotal(lines) };
+};
+

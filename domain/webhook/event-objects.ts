@@ -113,6 +113,7 @@ export const webhookEventsOf = (eventType: string, before: TrackedObject | null,
     case 'InvoiceSynced':
     case 'InvoiceSyncFailed':
     case 'InvoiceSyncRetryRequested':
+    case 'InvoiceLinesAmended':
       return updated('invoice.updated', before, after);
     case 'InvoiceStatusObserved': {
       if (!before || !after || before.status === after.status) return updated('invoice.updated', before, after);

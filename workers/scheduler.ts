@@ -6,6 +6,7 @@ import { advanceRunning, decideClockAdvance } from '../domain/organisation/time'
 import { compareDates, dateIn, startOfDate } from '../domain/pricing/calendar';
 import { ORGANISATIONS, type OrganisationDoc } from '../projections/organisations';
 import type { WorkerDeps } from './deps';
+import { periodicPass } from './periodic-pass';
 import { type DueWork, STEP_SOURCES, type StepSource } from './scheduled-steps';
 
 export type SchedulerOptions = Readonly<{ intervalSeconds: number; sources?: readonly StepSource[] }>;
@@ -108,64 +109,29 @@ export const testClockAdvancer = (deps: WorkerDeps, sources?: readonly StepSourc
  */
 export const scheduler = (deps: WorkerDeps, options: SchedulerOptions) => {
   const logger = deps.logger.child({ worker: 'scheduler' });
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let lastRunAt: Date | null = null;
-  let lastError: string | null = null;
   let stepsRun = 0;
-
-  const runOrganisation = async (doc: OrganisationDoc) => {
-    if (deps.clocks.testClock(doc.id) !== null || deps.clocks.advancing(doc.id)) return;
-    const org = await loadOpenOrganisation(deps.store, doc.id);
-    const today = dateIn(deps.clocks.forOrganisation(doc.id).now().toISOString(), org.settings.timezone);
-    const ran = await runDueWork(deps, org, today, { sources: options.sources });
-    stepsRun += ran;
-    if (ran > 0) logger.info({ organisationId: doc.id, steps: ran, today }, 'scheduled steps run');
-  };
-
-  const runOnce = async () => {
-    let failure: string | null = null;
-    for (const doc of await deps.readStore.findAll<OrganisationDoc>(ORGANISATIONS)) {
-      try {
-        await runOrganisation(doc);
-      } catch (error) {
-        failure = error instanceof Error ? error.message : String(error);
-        logger.warn({ err: error, organisationId: doc.id }, 'scheduled steps failed; trying again on the next run');
-      }
-    }
-    lastError = failure;
-    lastRunAt = deps.clocks.wall.now();
-  };
-
-  const run = (): Promise<void> => {
-    running ??= runOnce()
-      .catch((error: unknown) => {
-        lastError = error instanceof Error ? error.message : String(error);
-        logger.error({ err: error }, 'scheduler run failed');
-      })
-      .finally(() => {
-        running = null;
-      });
-    return running;
-  };
-
+  const runs = periodicPass(deps.clocks.wall, options.intervalSeconds, {
+    items: () => deps.readStore.findAll<OrganisationDoc>(ORGANISATIONS),
+    each: async (doc) => {
+      if (deps.clocks.testClock(doc.id) !== null || deps.clocks.advancing(doc.id)) return;
+      const org = await loadOpenOrganisation(deps.store, doc.id);
+      const today = dateIn(deps.clocks.forOrganisation(doc.id).now().toISOString(), org.settings.timezone);
+      const ran = await runDueWork(deps, org, today, { sources: options.sources });
+      stepsRun += ran;
+      if (ran > 0) logger.info({ organisationId: doc.id, steps: ran, today }, 'scheduled steps run');
+    },
+    itemFailed: (error, doc) => logger.warn({ err: error, organisationId: doc.id }, 'scheduled steps failed; trying again on the next run'),
+    failed: (error) => logger.error({ err: error }, 'scheduler run failed'),
+  });
   return {
-    run,
-    start: () => {
-      timer = setInterval(() => void run(), options.intervalSeconds * 1000);
-      timer.unref();
-      void run();
-    },
-    stop: async () => {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
+    run: runs.run,
+    start: runs.start,
+    stop: runs.stop,
     status: (): SchedulerStatus => ({
       interval_seconds: options.intervalSeconds,
-      last_run_at: lastRunAt?.toISOString() ?? null,
+      last_run_at: runs.last().at?.toISOString() ?? null,
       steps_run: stepsRun,
-      last_error: lastError,
+      last_error: runs.last().error,
     }),
   };
 };

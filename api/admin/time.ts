@@ -16,13 +16,12 @@ const testClockObject = z
 
 /** The operator's hold on time: CPI percentages for renewals, and a sandbox's test clock. */
 export const timeRoutes = (router: Router, registry: RouteRegistry, deps: ApiDeps): void => {
+  const base = { tag: 'Organisations', auth: 'admin', method: 'post' } as const;
   route(
     router,
     registry,
     {
-      tag: 'Organisations',
-      auth: 'admin',
-      method: 'post',
+      ...base,
       path: '/admin/v1/organisations/{org}/cpi',
       operationId: 'recordCpi',
       summary: 'Record the CPI percentage of a year (cpi_enabled subscriptions rise by the latest at renewal)',
@@ -43,9 +42,7 @@ export const timeRoutes = (router: Router, registry: RouteRegistry, deps: ApiDep
     router,
     registry,
     {
-      tag: 'Organisations',
-      auth: 'admin',
-      method: 'post',
+      ...base,
       path: '/admin/v1/organisations/{org}/clock/advance',
       operationId: 'advanceTestClock',
       summary: 'Advance a sandbox’s test clock to midday of a date, stepping through every start, renewal and end due on the way',

@@ -1,14 +1,14 @@
 import { planHasUnits } from '../catalogue/types';
-import { addDaysToInstant, startOfDate } from '../pricing/calendar';
-import { formatMoney, parseMoney, sum } from '../pricing/money';
+import { startOfDate } from '../pricing/calendar';
+import { parseMoney } from '../pricing/money';
 import { discountOf, parsePercent } from '../pricing/percent';
 import { planAmount } from '../pricing/pricing';
 import type { ExistingSubscription } from '../subscription/lifecycle';
 import type { SubscriptionRenewalInvoiceRaised, SubscriptionUnitsChanged } from '../subscription/lifecycle-events';
 import { nextPeriod, renewalPricing } from '../subscription/schedule';
 import type { InvoiceLine, InvoiceRaised } from './events';
-import { netLine } from './first-invoice';
-import { prorationDescription } from './unit-change-invoice';
+import { invoiceTotal, netLine, subscriptionInvoice } from './first-invoice';
+import { expansionLine } from './unit-change-invoice';
 
 export type RenewalInvoiceInput = Readonly<{
   /** The subscription as it stood once the renewal invoice was recorded (its CPI prices included). */
@@ -41,34 +41,11 @@ export const renewalLine = (state: ExistingSubscription, period: Readonly<{ star
   );
 };
 
-/** A prorated increase billed on the renewal invoice (charge_on_renewal, or an amend): revenue type `expansion`, as the change it bills. */
-export const adjustmentLine = (state: ExistingSubscription, change: SubscriptionUnitsChanged['data'], amount: string, lineId: string): InvoiceLine => {
-  const { subscription } = state;
-  const value = parseMoney(amount);
-  return netLine(
-    {
-      lineId,
-      type: 'subscription',
-      revenueType: 'expansion',
-      meterId: null,
-      usageQuantity: null,
-      name: subscription.planName,
-      description: prorationDescription(change),
-      units: change.units,
-      effectiveDate: startOfDate(change.effectiveDate ?? change.periodStart, subscription.timezone),
-    },
-    value,
-    discountOf(value, parsePercent(subscription.discountPercent) ?? 0n),
-  );
-};
-
 const changeOf = (state: ExistingSubscription, changeId: string): SubscriptionUnitsChanged['data'] => {
   const event = state.life.operations[changeId];
   if (event?.type !== 'SubscriptionUnitsChanged') throw new Error(`no unit change ${changeId}`);
   return event.data;
 };
-
-export const invoiceTotal = (lines: readonly InvoiceLine[]): string => formatMoney(sum(lines.map((l) => parseMoney(l.chargeAmount))));
 
 /**
  * The renewal invoice for the period from the renewal date, from the facts recorded with it alone
@@ -82,20 +59,9 @@ export const renewalInvoice = (input: RenewalInvoiceInput): InvoiceRaised['data'
   const period = { start: raised.periodStart, end: raised.periodEnd ?? subscription.renewalDate };
   const lines = [
     renewalLine(state, period, raised.units ?? state.life.units, input.lineIds(0)),
-    ...(raised.adjustments ?? []).map((adjustment, i) => adjustmentLine(state, changeOf(state, adjustment.changeId), adjustment.amount, input.lineIds(i + 1))),
+    ...(raised.adjustments ?? []).map((adjustment, i) => expansionLine(subscription, changeOf(state, adjustment.changeId), parseMoney(adjustment.amount), input.lineIds(i + 1))),
   ];
-  return {
-    invoiceId: raised.invoiceId,
-    organisationId: subscription.organisationId,
-    customerId: subscription.customerId,
-    subscriptionId: subscription.subscriptionId,
-    currency: subscription.currency,
-    reference: subscription.invoiceReference,
-    invoiceDate: input.now,
-    dueDate: addDaysToInstant(input.now, input.paymentTermsDays),
-    lines,
-    subtotal: invoiceTotal(lines),
-  };
+  return subscriptionInvoice(subscription, raised.invoiceId, input.now, input.paymentTermsDays, lines);
 };
 
 /**
@@ -113,7 +79,7 @@ export const amendedRenewalLines = (
   const lines = invoice.lines.map((line) =>
     line.revenueType === 'renewal' && line.type === 'subscription' ? renewalLine(state, nextPeriod(state), change.units, line.lineId) : line,
   );
-  if (change.renewalAdjustment !== null) lines.push(adjustmentLine(state, change, change.renewalAdjustment, newLineId));
+  if (change.renewalAdjustment !== null) lines.push(expansionLine(state.subscription, change, parseMoney(change.renewalAdjustment), newLineId));
   return { lines, subtotal: invoiceTotal(lines) };
 };
 

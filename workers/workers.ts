@@ -1,7 +1,7 @@
 import { accountingSync, type AccountingSyncOptions } from './accounting-sync';
 import type { WorkerDeps } from './deps';
 import type { FollowerStatus } from './log-follower';
-import { scheduler, type SchedulerOptions } from './scheduler';
+import { scheduler, type SchedulerOptions, type SchedulerStatus } from './scheduler';
 import { type PollerStatus, statusPoller, type StatusPollerOptions } from './status-poller';
 import { webhooks, type WebhookOptions } from './webhooks';
 
@@ -13,6 +13,7 @@ export type WorkersStatus = Readonly<{
   queues: { name: string; waiting: number; delayed: number; active: number; failed: number; failed_jobs: { id: string; error: string; attempts: number; failed_at: string }[] }[];
   followers: FollowerStatus[];
   poller: Omit<PollerStatus, 'name'>;
+  scheduler: SchedulerStatus;
 }>;
 
 export type Workers = Readonly<{ stop(): Promise<void>; poll(): Promise<void>; schedule(): Promise<void>; status(): Promise<WorkersStatus> }>;
@@ -45,6 +46,7 @@ export const startWorkers = async (deps: WorkerDeps, options: WorkerOptions): Pr
         queues,
         followers: await Promise.all([sync.follower.status(), hooks.follower.status()]),
         poller: pollerStatus,
+        scheduler: schedule.status(),
       };
     },
     stop: async () => {

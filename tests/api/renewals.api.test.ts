@@ -99,4 +99,17 @@ describe('renewal invoices and unit changes after them', () => {
     await accountingControl(service, `/tenants/${tenantId}/invoices/${renewal.accounting.invoice_id}/approve`);
     expectError(await units(id, { units: 8, prorate: true, effective_date: '2026-04-08', document: 'amend' }), 422, 'invalid_request_error', 'document_not_available', 'document');
   });
+
+  it('records CPI with the admin API’s validation: 201, or 422 naming the field', async () => {
+    const { orgId } = await billingOrganisation(service, ['subscriptions:read']);
+    const cpi = (body: object) => request(service.app).post(`/admin/v1/organisations/${orgId}/cpi`).set(service.admin).send(body);
+    const recorded = await cpi({ year: 2026, percent: 3.1 });
+    expect(recorded.status).toBe(201);
+    expect(recorded.body).toEqual({ object: 'cpi', organisation: orgId, year: 2026, percent: '3.10' });
+    expectError(await cpi({ year: 2026, percent: '3.123' }), 422, 'invalid_request_error', 'invalid_parameter', 'percent');
+    expectError(await cpi({ year: '2026', percent: '3' }), 422, 'invalid_request_error', 'invalid_parameter', 'year');
+    expectError(await cpi({ percent: '3' }), 422, 'invalid_request_error', 'invalid_parameter', 'year');
+    expectError(await cpi({ year: 2026, percent: '3', extra: 1 }), 422, 'invalid_request_error', 'invalid_parameter', 'extra');
+    expectError(await request(service.app).post('/admin/v1/organisations/org_nothing/cpi').set(service.admin).send({ year: 2026, percent: '3' }), 404, 'not_found', 'organisation_not_found');
+  });
 });

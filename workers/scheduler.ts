@@ -55,12 +55,16 @@ export const runDueWork = async (
   }
 };
 
+/** Sets a sandbox's test clock where its organisation's events leave it (real time when they never set it). */
+const restoreTestClock = async (deps: Pick<WorkerDeps, 'store' | 'clocks'>, organisationId: string): Promise<void> => {
+  const { state } = await organisationCommand.load(deps.store, organisationId);
+  deps.clocks.setTestClock(organisationId, state.status === 'open' && state.testClock ? new Date(state.testClock) : null);
+};
+
 /** Sets every sandbox's test clock from its organisation's events, so a restart keeps the clocks where they stood. */
 export const restoreTestClocks = async (deps: Pick<WorkerDeps, 'store' | 'readStore' | 'clocks'>): Promise<void> => {
-  const sandboxes = await deps.readStore.findAll<OrganisationDoc>(ORGANISATIONS, [{ field: 'livemode', eq: false }]);
-  for (const sandbox of sandboxes) {
-    const { state } = await organisationCommand.load(deps.store, sandbox.id);
-    deps.clocks.setTestClock(sandbox.id, state.status === 'open' && state.testClock ? new Date(state.testClock) : null);
+  for (const sandbox of await deps.readStore.findAll<OrganisationDoc>(ORGANISATIONS, [{ field: 'livemode', eq: false }])) {
+    await restoreTestClock(deps, sandbox.id);
   }
 };
 
@@ -94,7 +98,7 @@ export const testClockAdvancer = (deps: WorkerDeps, sources?: readonly StepSourc
       return { object: 'test_clock', frozen_time: frozen, status: 'ready' };
     } catch (error) {
       // A refused or failed advance leaves the clock where its events say.
-      await restoreTestClocks(deps).catch(() => undefined);
+      await restoreTestClock(deps, organisationId).catch(() => undefined);
       throw error;
     } finally {
       deps.clocks.endAdvance(organisationId);

@@ -36,7 +36,7 @@ describe('scheduler worker', () => {
     await service.services.projections.waitFor(await service.services.store.headPosition());
     return { tenantId, auth, subscriptionId: (created.body as { id: string }).id };
   };
-  const renewals = async (auth: object, subscriptionId: string): Promise<Invoice[]> =>
+  const renewals = async (auth: Record<string, string>, subscriptionId: string): Promise<Invoice[]> =>
     ((await request(service.app).get(`/v1/invoices?subscription=${subscriptionId}`).set(auth)).body.data as Invoice[]).filter((i) => i.lines.some((l) => l.revenue_type === 'renewal'));
 
   it('raises the renewal invoice on its day; through an outage the accounting sync worker pushes it', async () => {

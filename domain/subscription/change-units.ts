@@ -104,12 +104,17 @@ export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscripti
     periodStart,
     renewalDate,
   };
+  // Once the renewal invoice exists: amend it, or bill the change separately (the organisation's setting when omitted).
+  const document: ChangeDocument | null = renewalInvoiceExists
+    ? (request.document ?? (command.organisation.settings.unitChangeDocument === 'amend' && command.renewalInvoiceAmendable ? 'amend' : 'separate'))
+    : null;
   if (!request.prorate || request.effectiveDate === null) {
     return {
       ...base,
       prorationBehaviour: null,
       effectiveDate: request.effectiveDate,
-      document: null,
+      // amend: the renewal invoice bills the next period at the new units; nothing is prorated.
+      document,
       periodUnits: life.periodUnits,
       proration: null,
       invoiceId: null,
@@ -119,9 +124,6 @@ export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscripti
     };
   }
   const behaviour = request.prorationBehaviour ?? 'charge_immediately';
-  const document: ChangeDocument | null = renewalInvoiceExists
-    ? (request.document ?? (command.organisation.settings.unitChangeDocument === 'amend' && command.renewalInvoiceAmendable ? 'amend' : 'separate'))
-    : null;
   const daysInPeriod = daysBetween(periodStart, renewalDate);
   const daysLeft = daysBetween(request.effectiveDate, renewalDate);
   const previous = life.proration?.periodStart === periodStart ? BigInt(life.proration.numerator) : 0n;

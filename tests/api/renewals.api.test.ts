@@ -94,6 +94,17 @@ describe('renewal invoices and unit changes after them', () => {
     expect(next!.lines.map((l) => [l.revenue_type, l.units, l.amount])).toEqual([['renewal', 8, '70.0000']]);
   });
 
+  it('document: amend without proration rewrites the next period at the new units and charges nothing now', async () => {
+    const { id, renewal } = await renewing();
+    const amended = await units(id, { units: 7, document: 'amend' });
+    expect(amended.status).toBe(200);
+    expect(amended.body.change).toMatchObject({ document: 'amend', invoice: null });
+    // (7 − 1) × 10.0000 = 60.0000 for the period from 15 Apr; no expansion line.
+    const [rewritten] = await renewalInvoices(id);
+    expect(rewritten!.id).toBe(renewal.id);
+    expect(rewritten!.lines.map((l) => [l.revenue_type, l.units, l.amount])).toEqual([['renewal', 7, '60.0000']]);
+  });
+
   it('refuses document: amend once the renewal invoice is approved', async () => {
     const { id, renewal } = await renewing();
     await accountingControl(service, `/tenants/${tenantId}/invoices/${renewal.accounting.invoice_id}/approve`);

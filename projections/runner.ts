@@ -101,7 +101,7 @@ export class ProjectionRunner {
     options: RunnerOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 500;
-    this.rebuildBatchSize = options.rebuildBatchSize ?? 5000;
+    this.rebuildBatchSize = options.rebuildBatchSize ?? 2000;
     this.pollMs = options.pollMs ?? 1000;
     this.slots = projections.map((projection) => ({ projection, live: { generation: 0, version: projection.version }, checkpoint: 0n }));
     this.readStore = new GenerationView(raw, (collection) => this.live.get(collection) ?? collection);

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -72,6 +73,8 @@ export const memoryBench = async (target: number): Promise<MemoryFigures> => {
   const after = footprint();
   const keptStates = aggregateStatesOf(store).size;
   await services.close();
+  // About 2 GB at the default size: not left behind.
+  rmSync(template.dataDir, { recursive: true, force: true });
   return { events, seconds, before, after, keptStates };
 };
 

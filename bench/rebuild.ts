@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { loadState } from '../commands/handle';
 import { invoiceCommand } from '../commands/invoice/invoice-command';
@@ -100,6 +101,8 @@ export const rebuildBench = async (target: number): Promise<RebuildFigures> => {
   const keptMs = await timed(200, () => invoiceCommand.load(store, 'inv_long'));
   const shortMs = await timed(200, () => loadState(store, 'invoice-inv_bench0', invoiceDecider));
   db.close();
+  // Hundreds of megabytes at the default size: not left behind.
+  rmSync(dataDir, { recursive: true, force: true });
   return { events, scanPerSecond, rebuildPerSecond, foldMs, keptMs, shortMs };
 };
 

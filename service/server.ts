@@ -63,6 +63,11 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
       const recovered = await services.queues.recoverAbandoned();
       if (recovered > 0) logger.info({ jobs: recovered }, 'jobs left running by a stopped process queued again');
     }
+    // Likewise its idempotency locks: a retry of a request it was running is answered at once, not after the lease.
+    if (!config.REDIS_URL) {
+      const released = await services.idempotency.releaseAbandoned();
+      if (released > 0) logger.info({ locks: released }, 'idempotency locks left by a stopped process released');
+    }
     workers = await startWorkers(workerDeps(services), workerOptions(services));
     const { app } = createApp(apiDeps(services, adminToken, workers));
     const server = httpServer(app);

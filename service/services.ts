@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { ApiDeps } from '../api/deps';
 import type { Lookups } from '../commands/lookups';
@@ -15,7 +16,7 @@ import type { Config } from '../infra/config';
 import type { EventStore } from '../infra/event-store/port';
 import { SqliteEventStore } from '../infra/event-store/sqlite';
 import { SqliteIdempotencyStore } from '../infra/idempotency/sqlite';
-import type { IdempotencyStore } from '../infra/idempotency/port';
+import { DEFAULT_IDEMPOTENCY, type IdempotencyStore } from '../infra/idempotency/port';
 import type { JobQueues } from '../infra/jobs/port';
 import { SqliteJobQueues } from '../infra/jobs/sqlite';
 import type { Logger } from '../infra/logger';
@@ -28,6 +29,8 @@ import { type Resolver, systemResolver } from '../infra/webhooks/resolver';
 
 /** The ports wired for one process: each production URL switches one port, nothing else changes. */
 export type Services = Readonly<{
+  /** This process instance: owner of the idempotency locks and leases it takes. */
+  instanceId: string;
   config: Config;
   logger: Logger;
   db: SqliteDatabase;
@@ -67,9 +70,13 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
   const rateLimiter: RateLimiter = redis
     ? new (await import('../infra/rate-limit/redis')).RedisRateLimiter(redis)
     : new SqliteRateLimiter(db);
+  const instanceId = randomUUID();
   const idempotency: IdempotencyStore = redis
-    ? new (await import('../infra/idempotency/redis')).RedisIdempotencyStore(redis)
-    : new SqliteIdempotencyStore(db);
+    ? await (async () => {
+        const { RedisIdempotencyStore, REDIS_IDEMPOTENCY } = await import('../infra/idempotency/redis');
+        return new RedisIdempotencyStore(redis, undefined, { ...REDIS_IDEMPOTENCY, owner: instanceId });
+      })()
+    : new SqliteIdempotencyStore(db, { ...DEFAULT_IDEMPOTENCY, owner: instanceId });
   const queues: JobQueues = config.REDIS_URL
     ? new (await import('../infra/jobs/bullmq')).BullMqJobQueues({ url: config.REDIS_URL })
     : new SqliteJobQueues(db);
@@ -94,6 +101,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     'stores opened',
   );
   return {
+    instanceId,
     config,
     logger,
     db,

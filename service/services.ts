@@ -144,6 +144,7 @@ export const apiDeps = (services: Services, adminToken: string, workers: Workers
   resolveHost: services.resolver,
   allowLoopback: services.config.WEBHOOK_ALLOW_LOOPBACK,
   workersStatus: workers ? () => workers.status() : null,
+  accountingPushWaitMs: services.config.ACCOUNTING_PUSH_WAIT_MS,
   waitForProjections: (position) => services.projections.waitFor(position),
   projections: services.projections,
 });

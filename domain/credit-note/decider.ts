@@ -15,7 +15,8 @@ export type CreditNoteState =
 
 export type CreditNoteCommand =
   | ({ type: 'RaiseCreditNote' } & CreditNoteRaisedData)
-  | ({ type: 'RecordCreditNoteSynced' } & CreditNoteSynced['data'])
+  /** With the allocation made right after the push, when there was one: both recorded in one append. */
+  | ({ type: 'RecordCreditNoteSynced'; allocation?: CreditNoteAllocated['data'] } & CreditNoteSynced['data'])
   | { type: 'RecordCreditNoteSyncFailed'; creditNoteId: string; error: string }
   | ({ type: 'RecordCreditNoteAllocated' } & CreditNoteAllocated['data']);
 
@@ -51,8 +52,8 @@ const decide = (command: CreditNoteCommand, state: CreditNoteState): CreditNoteE
     }
     case 'RecordCreditNoteSynced': {
       if (requireRaised(state).sync === 'synced') return [];
-      const { type: _type, ...data } = command;
-      return [{ type: 'CreditNoteSynced', data }];
+      const { type: _type, allocation, ...data } = command;
+      return [{ type: 'CreditNoteSynced', data }, ...(allocation ? [{ type: 'CreditNoteAllocated' as const, data: allocation }] : [])];
     }
     case 'RecordCreditNoteSyncFailed':
       if (requireRaised(state).sync === 'synced') return [];

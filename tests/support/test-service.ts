@@ -31,7 +31,7 @@ export const tempDir = (label: string): string => mkdtempSync(join(tmpdir(), `${
 /** The real app on the embedded stores in a fresh data directory; every response is checked against its route's spec. */
 export const startTestService = async (
   dataDir = tempDir('billing'),
-  options: { clock?: Clock; env?: Record<string, string>; workers?: Partial<WorkerOptions>; resolver?: Resolver } = {},
+  options: { clock?: Clock; env?: Record<string, string>; workers?: Partial<WorkerOptions>; resolver?: Resolver; /** false: not even the accounting sync worker runs (a process that dies before pushing) */ delivery?: boolean } = {},
 ): Promise<TestService> => {
   const config = loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', ...options.env });
   const services = await openServices(config, silentLogger(), options.clock, options.resolver);
@@ -39,7 +39,7 @@ export const startTestService = async (
   // The workers run only where a test asks for them (with its shortened waits); pushing to the
   // accounting system is a job whose outcome requests wait for, so its worker runs in every test service.
   const workers = options.workers ? await startWorkers(workerDeps(services), { ...workerOptions(services), ...options.workers }) : null;
-  const delivery = workers ? null : accountingSync(workerDeps(services));
+  const delivery = workers || options.delivery === false ? null : accountingSync(workerDeps(services));
   await delivery?.start();
   const { app, routes } = createApp(apiDeps(services, ADMIN_TOKEN, workers));
   return {

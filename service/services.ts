@@ -18,6 +18,8 @@ import { SqliteEventStore } from '../infra/event-store/sqlite';
 import { SqliteIdempotencyStore } from '../infra/idempotency/sqlite';
 import { DEFAULT_IDEMPOTENCY, type IdempotencyStore } from '../infra/idempotency/port';
 import type { JobQueues } from '../infra/jobs/port';
+import { EmbeddedLeases } from '../infra/lease/embedded';
+import type { Leases } from '../infra/lease/port';
 import { SqliteJobQueues } from '../infra/jobs/sqlite';
 import type { Logger } from '../infra/logger';
 import type { RateLimiter } from '../infra/rate-limit/port';
@@ -43,6 +45,8 @@ export type Services = Readonly<{
   idempotency: IdempotencyStore;
   /** The workers' jobs: BullMQ on Redis with REDIS_URL, else the embedded queue in the SQLite file. */
   queues: JobQueues;
+  /** Who runs each projection, log follower and poller: shared on Redis with REDIS_URL, else in this (only) process. */
+  leases: Leases;
   accounting: AccountingSystem;
   /** DNS for webhook endpoint hosts (tests give their own answers). */
   resolver: Resolver;
@@ -77,6 +81,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
         return new RedisIdempotencyStore(redis, undefined, { ...REDIS_IDEMPOTENCY, owner: instanceId });
       })()
     : new SqliteIdempotencyStore(db, { ...DEFAULT_IDEMPOTENCY, owner: instanceId });
+  const leases: Leases = redis ? new (await import('../infra/lease/redis')).RedisLeases(redis) : new EmbeddedLeases();
   const queues: JobQueues = config.REDIS_URL
     ? new (await import('../infra/jobs/bullmq')).BullMqJobQueues({ url: config.REDIS_URL })
     : new SqliteJobQueues(db);
@@ -113,6 +118,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     rateLimiter,
     idempotency,
     queues,
+    leases,
     resolver,
     accounting,
     accountingUrl,
@@ -155,6 +161,8 @@ export const workerDeps = (services: Services): WorkerDeps => ({
   readStore: services.readStore,
   clocks: services.clocks,
   queues: services.queues,
+  leases: services.leases,
+  instanceId: services.instanceId,
   accounting: services.accounting,
   logger: services.logger.child({ component: 'workers' }),
   waitForProjections: (position) => services.projections.waitFor(position),

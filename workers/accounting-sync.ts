@@ -79,11 +79,15 @@ export const accountingSync = (deps: WorkerDeps, options: AccountingSyncOptions 
     if (result.outcome === 'unavailable') throw new Error(result.error ?? 'the accounting system is unavailable');
   };
 
+  /** Takes jobs in this process (every process shares them); the follower runs under a lease. */
+  const processJobs = () => queue.process(run, { concurrency: options.concurrency ?? 4 });
   return {
     queue,
     follower,
+    processJobs,
+    /** Takes jobs and follows the log, unleased: for a process that runs alone (tests). */
     start: async () => {
-      queue.process(run, { concurrency: options.concurrency ?? 4 });
+      processJobs();
       await follower.start();
     },
     stop: () => follower.stop(),

@@ -1,10 +1,17 @@
+import { type LeasedWork, whileLeased } from '../infra/lease/while-leased';
 import { accountingSync, type AccountingSyncOptions } from './accounting-sync';
 import type { WorkerDeps } from './deps';
 import type { FollowerStatus } from './log-follower';
 import { type PollerStatus, statusPoller, type StatusPollerOptions } from './status-poller';
 import { webhooks, type WebhookOptions } from './webhooks';
 
-export type WorkerOptions = Readonly<{ accountingSync?: AccountingSyncOptions; poller: StatusPollerOptions; webhooks: WebhookOptions }>;
+export type WorkerOptions = Readonly<{
+  accountingSync?: AccountingSyncOptions;
+  poller: StatusPollerOptions;
+  webhooks: WebhookOptions;
+  /** How long each worker's lease lives unrenewed (how soon another process takes over a dead one's). */
+  leaseMs?: number;
+}>;
 
 export type WorkersStatus = Readonly<{
   object: 'workers';
@@ -21,9 +28,12 @@ export const startWorkers = async (deps: WorkerDeps, options: WorkerOptions): Pr
   const sync = accountingSync(deps, options.accountingSync);
   const poller = statusPoller(deps, options.poller);
   const hooks = webhooks(deps, options.webhooks);
-  await sync.start();
-  await hooks.start();
-  poller.start();
+  // Every process takes jobs; only the lease holder of each outbox and of the poller runs it.
+  sync.processJobs();
+  hooks.processJobs();
+  const leased = (name: string, work: LeasedWork) => whileLeased(deps.leases, name, deps.instanceId, work, { logger: deps.logger, ...(options.leaseMs ? { ttlMs: options.leaseMs } : {}) });
+  const runs = [leased('worker:accounting-sync', sync.follower), leased('worker:webhooks', hooks.follower), leased('worker:status-poller', poller)];
+  await Promise.all(runs.map((run) => run.ready));
   return {
     poll: () => poller.poll(),
     status: async () => {
@@ -44,9 +54,7 @@ export const startWorkers = async (deps: WorkerDeps, options: WorkerOptions): Pr
       };
     },
     stop: async () => {
-      await poller.stop();
-      await hooks.stop();
-      await sync.stop();
+      await Promise.all(runs.map((run) => run.stop()));
     },
   };
 };

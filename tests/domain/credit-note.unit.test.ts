@@ -1,24 +1,11 @@
 import { creditNoteDecider } from '../../domain/credit-note/decider';
 import type { CreditNoteEvent } from '../../domain/credit-note/events';
 import { deciderSpec } from '../support/decider-spec';
+import { raisedCreditNoteData } from '../support/events';
 
 const spec = deciderSpec(creditNoteDecider);
 
-const raised: CreditNoteEvent = {
-  type: 'CreditNoteRaised',
-  data: {
-    creditNoteId: 'cn_1',
-    organisationId: 'org_1',
-    customerId: 'cus_1',
-    subscriptionId: 'sub_1',
-    invoiceId: 'inv_1',
-    currency: 'GBP',
-    reference: null,
-    creditNoteDate: '2026-03-15T10:00:00.000Z',
-    lines: [{ lineId: 'il_1', name: 'Seats', description: null, amount: '10.0000', effectiveDate: '2026-03-15T00:00:00.000Z' }],
-    subtotal: '10.0000',
-  },
-};
+const raised: CreditNoteEvent = { type: 'CreditNoteRaised', data: raisedCreditNoteData('2026-03-15T10:00:00.000Z', '10.0000') };
 // 10.0000 credited plus 10 % tax: 11.0000, all of it left to apply.
 const pushed = { creditNoteId: 'cn_1', accountingCreditNoteId: 'acn_1', number: 'CN-1', status: 'approved' as const, total: '11.0000', remainingCredit: '11.0000', sent: false };
 const synced: CreditNoteEvent = { type: 'CreditNoteSynced', data: pushed };

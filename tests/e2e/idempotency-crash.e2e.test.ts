@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { startDemoAccountingServer } from '../../infra/accounting/demo-server/start';
 import { planBodies } from '../support/catalogue-fixtures';
 import { ensureBuilt, type ServiceProcess, startServiceProcess } from '../support/service-process';
+import { serviceClient } from '../support/service-client';
 import { tempDir } from '../support/test-service';
 import { until } from '../support/until';
 
@@ -18,15 +19,7 @@ describe('idempotency locks die with their process', () => {
     let service: ServiceProcess | null = null;
     try {
       service = await startServiceProcess(env);
-      const call = async (method: string, path: string, body?: object, auth = `Bearer ${ADMIN_TOKEN}`, key?: string) => {
-        const response = await fetch(`${service!.url}${path}`, {
-          method,
-          headers: { Authorization: auth, 'Content-Type': 'application/json', ...(key ? { 'Idempotency-Key': key } : {}) },
-          ...(body ? { body: JSON.stringify(body) } : {}),
-        });
-        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers, read field by field below
-        return { status: response.status, body: (await response.json()) as Record<string, any> };
-      };
+      const call = serviceClient(() => service!.url, ADMIN_TOKEN);
       const org = (await call('POST', '/admin/v1/organisations', { name: 'Locks Ltd', timezone: 'Europe/London', default_currency: 'GBP' })).body.id as string;
       const tenant = (await call('POST', `/admin/v1/organisations/${org}/accounting/connect`, {})).body.tenant_id as string;
       await call('PUT', `/admin/v1/organisations/${org}/accounting/accounts`, { revenue: '200', usage_revenue: '270' });

@@ -18,6 +18,8 @@ export type WorkersStatus = Readonly<{
   queue_backend: 'sqlite' | 'bullmq';
   queues: { name: string; waiting: number; delayed: number; active: number; failed: number; failed_jobs: { id: string; error: string; attempts: number; failed_at: string }[] }[];
   followers: FollowerStatus[];
+  instance_id: string;
+  leases: { name: string; held: boolean }[];
   poller: Omit<PollerStatus, 'name'>;
 }>;
 
@@ -32,7 +34,8 @@ export const startWorkers = async (deps: WorkerDeps, options: WorkerOptions): Pr
   sync.processJobs();
   hooks.processJobs();
   const leased = (name: string, work: LeasedWork) => whileLeased(deps.leases, name, deps.instanceId, work, { logger: deps.logger, ...(options.leaseMs ? { ttlMs: options.leaseMs } : {}) });
-  const runs = [leased('worker:accounting-sync', sync.follower), leased('worker:webhooks', hooks.follower), leased('worker:status-poller', poller)];
+  const names = ['worker:accounting-sync', 'worker:webhooks', 'worker:status-poller'] as const;
+  const runs = [leased(names[0], sync.follower), leased(names[1], hooks.follower), leased(names[2], poller)];
   await Promise.all(runs.map((run) => run.ready));
   return {
     poll: () => poller.poll(),
@@ -50,6 +53,8 @@ export const startWorkers = async (deps: WorkerDeps, options: WorkerOptions): Pr
         queue_backend: deps.queues.kind,
         queues,
         followers: await Promise.all([sync.follower.status(), hooks.follower.status()]),
+        instance_id: deps.instanceId,
+        leases: runs.map((run, i) => ({ name: names[i]!, held: run.held() })),
         poller: pollerStatus,
       };
     },

@@ -92,6 +92,8 @@ export class ProjectionRunner {
   /** A rebuild's replay reads and commits in larger batches: fewer commits, and a document rewritten often is written once a batch. */
   private readonly rebuildBatchSize: number;
   private readonly pollMs: number;
+  /** Whether this process applies the log (holds the projections lease); otherwise it follows the checkpoints another writes. */
+  private applying: () => boolean = () => true;
 
   constructor(
     private readonly store: EventStore,
@@ -132,7 +134,7 @@ export class ProjectionRunner {
     this.timer.unref();
     await this.catchUp();
     const changed = this.slots.filter((slot) => slot.live.version !== slot.projection.version).map((slot) => slot.projection.name);
-    if (changed.length > 0) {
+    if (changed.length > 0 && this.applying()) {
       this.logger.info({ projections: changed }, 'projection versions changed: rebuilding them beside the live generation');
       this.startRebuild(changed, { verify: false });
     }
@@ -198,6 +200,15 @@ export class ProjectionRunner {
   }
 
   /** Applies everything appended so far. Concurrent calls share one pass (and ask for another). */
+  /**
+   * With several service processes on shared stores, only the holder of the projections lease
+   * applies the log; the others read the checkpoints it commits (so their read-your-writes waits
+   * still resolve) and take over when it is gone.
+   */
+  applyOnlyWhile(holdsLease: () => boolean): void {
+    this.applying = holdsLease;
+  }
+
   catchUp(onProgress?: (progress: Progress) => void): Promise<void> {
     return this.runs(onProgress);
   }
@@ -384,6 +395,7 @@ export class ProjectionRunner {
   }
 
   private async drain(onProgress?: (progress: Progress) => void, batchSize = this.batchSize): Promise<void> {
+    if (!this.applying()) return this.followCheckpoints();
     const head = onProgress ? await this.store.headPosition() : 0n;
     let seen = 0;
     while (!this.stopped) {
@@ -409,6 +421,16 @@ export class ProjectionRunner {
       onProgress?.({ position: last, head: head > last ? head : last, events: seen });
       this.release();
     }
+  }
+
+  /** Where the lease holder has got to: its live generations and checkpoints, as committed. */
+  private async followCheckpoints(): Promise<void> {
+    for (const slot of this.slots) {
+      const pointer = await this.raw.get<GenerationDoc>(GENERATIONS, slot.projection.name);
+      if (pointer && pointer.generation !== slot.live.generation) this.setLive(slot, { generation: pointer.generation, version: pointer.version });
+      slot.checkpoint = await this.raw.checkpoint(checkpointName(slot.projection.name, slot.live));
+    }
+    this.release();
   }
 
   private release(): void {

@@ -43,6 +43,28 @@ describe('projection runner', () => {
     db.close();
   });
 
+  it('applies the log only while it holds the projections lease; without it, follows the holder’s checkpoints and takes over after', async () => {
+    const { db, store, readStore } = open();
+    let holder: 'first' | 'second' = 'first';
+    const first = new ProjectionRunner(store, readStore, [namesProjection(1)], silentLogger(), { pollMs: 20 });
+    const second = new ProjectionRunner(store, readStore, [namesProjection(1)], silentLogger(), { pollMs: 20 });
+    first.applyOnlyWhile(() => holder === 'first');
+    second.applyOnlyWhile(() => holder === 'second');
+    await first.start();
+    await second.start();
+    const { position } = await store.append('organisation-org_1', [changed('a'), changed('b')], 'any');
+    // The follower's read-your-writes wait resolves on the holder's checkpoint; each event is applied once.
+    expect(await second.waitFor(position, 2000)).toBe(true);
+    expect(await readStore.get('names', 'all')).toEqual({ id: 'all', names: ['a', 'b'] });
+    await first.stop();
+    holder = 'second';
+    const next = await store.append('organisation-org_1', [changed('c')], 'any');
+    expect(await second.waitFor(next.position, 2000)).toBe(true);
+    expect(await readStore.get('names', 'all')).toEqual({ id: 'all', names: ['a', 'b', 'c'] });
+    await second.stop();
+    db.close();
+  });
+
   it('rebuilds a read model whose version changed beside the old generation, which serves until the switch', async () => {
     const { db, store, readStore } = open();
     const first = new ProjectionRunner(store, readStore, [namesProjection(1)], silentLogger());

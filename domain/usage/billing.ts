@@ -1,0 +1,78 @@
+import { billsAnything, meterBills } from '../invoice/usage-invoice';
+import { addDays, compareDates, type Period, periodContaining } from '../pricing/calendar';
+import { formatQuantity } from '../pricing/quantity';
+import { DomainError } from '../shared/domain-error';
+import type { ExistingSubscription } from '../subscription/lifecycle';
+import type { UsageState } from './decider';
+import type { UsagePeriodBilled, UsagePeriodBilledData } from './events';
+
+export type BillUsagePeriod = Readonly<{
+  type: 'BillUsagePeriod';
+  subscription: ExistingSubscription;
+  /** The start of the usage period to bill (a billing period's start, anchored on the start date). */
+  periodStart: string;
+  /** The subscription's date and the instant now, by the organisation's clock. */
+  today: string;
+  now: string;
+  /** The invoice's derived id, used when the period bills anything. */
+  invoiceId: string;
+  /** False in Setup Mode: the period is billed, but no invoice is raised. */
+  raisesInvoices: boolean;
+}>;
+
+/**
+ * The usage a period bills, [start, end): the billing period that starts on `periodStart`, cut at
+ * the day after the end date when the subscription ends inside it (usage on the end date counts).
+ * Billable once it is over, or at once when it is the final period of an ended or completed
+ * subscription (`invoice_usage_now`). Refusals: not a period start of the subscription, a period
+ * starting after its end date (`422 invalid_parameter`, param `period_start`), a period not over
+ * (`409 usage_period_open`).
+ */
+export const usagePeriodToBill = (state: ExistingSubscription, periodStart: string, today: string): Period => {
+  const { subscription, life } = state;
+  const starts = compareDates(periodStart, subscription.startDate) >= 0;
+  const period = starts ? periodContaining(subscription.startDate, subscription.interval, periodStart) : null;
+  if (!period || period.start !== periodStart) {
+    throw new DomainError('invalid', 'invalid_parameter', `${periodStart} does not start a usage period of subscription ${subscription.subscriptionId}.`, 'period_start');
+  }
+  const endDate = life.endDate;
+  if (endDate !== null && compareDates(periodStart, endDate) > 0) {
+    throw new DomainError('invalid', 'invalid_parameter', `The usage period ${periodStart} starts after the subscription's end date ${endDate}.`, 'period_start');
+  }
+  const finalPeriod = endDate !== null && compareDates(endDate, period.end) < 0;
+  const end = finalPeriod ? addDays(endDate, 1) : period.end;
+  const ended = state.status === 'ended' || state.status === 'complete';
+  if (compareDates(today, end) < 0 && !(ended && finalPeriod)) {
+    throw new DomainError('conflict', 'usage_period_open', `The usage period ${periodStart} to ${end} is not over yet; it can be billed from ${end}.`);
+  }
+  return { start: period.start, end };
+};
+
+export type UsageBillDecision = Readonly<{ events: UsagePeriodBilled[]; billed: UsagePeriodBilledData }>;
+
+/**
+ * Bill one usage period once: from the stream's own totals, every meter of the subscription with what
+ * it reported. The invoice id is recorded only when the meters bill anything (usage, or a minimum,
+ * priced above zero) and invoices are raised; otherwise the period is billed with no invoice. A
+ * period already billed answers what was recorded and appends nothing, whatever changed since.
+ */
+export const decideUsageBill = (command: BillUsagePeriod, state: UsageState): UsageBillDecision => {
+  const done = state.billed.get(command.periodStart);
+  if (done) return { events: [], billed: done };
+  const period = usagePeriodToBill(command.subscription, command.periodStart, command.today);
+  const { subscription } = command.subscription;
+  const meters = subscription.meters.map((meter) => {
+    const total = state.totals.get(period.start)?.get(meter.meterId);
+    return { meterId: meter.meterId, quantity: formatQuantity(total?.quantity ?? 0n), events: total?.events ?? 0 };
+  });
+  const invoiced = command.raisesInvoices && billsAnything(meterBills(subscription.meters, { meters }));
+  const billed: UsagePeriodBilledData = {
+    subscriptionId: subscription.subscriptionId,
+    periodStart: period.start,
+    periodEnd: period.end,
+    invoiceId: invoiced ? command.invoiceId : null,
+    billedAt: command.now,
+    meters,
+  };
+  return { events: [{ type: 'UsagePeriodBilled', data: billed }], billed };
+};

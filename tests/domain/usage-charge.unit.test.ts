@@ -86,7 +86,7 @@ describe('usage charge properties', () => {
   it('never bills less for more usage (per_unit, tiered), and never less than the minimum alone', () => {
     fc.assert(
       fc.property(reported, reported, ascendingTiers, whole, (a, b, tiers, minimum) => {
-        const [low, high]: Quantity[] = a <= b ? [a, b] : [b, a];
+        const [low, high]: [Quantity, Quantity] = a <= b ? [a, b] : [b, a];
         for (const meter of [perUnit(tiers[1]!.price, 0, minimum), banded('tiered', tiers, minimum)]) {
           expect(usageCharge(meter, low).amount <= usageCharge(meter, high).amount).toBe(true);
           expect(amountAboveMinimum(meter, low) >= 0n).toBe(true);

@@ -1,0 +1,93 @@
+import { usageInvoice } from '../../domain/invoice/usage-invoice';
+import { inSetupMode } from '../../domain/organisation/rules';
+import { dateIn } from '../../domain/pricing/calendar';
+import { DomainError } from '../../domain/shared/domain-error';
+import { decideUsageBill } from '../../domain/usage/billing';
+import { usageDecider } from '../../domain/usage/decider';
+import { usageStream } from '../../domain/usage/events';
+import { derivedId } from '../../infra/ids';
+import type { CommandDeps } from '../deps';
+import { handleDecision } from '../handle';
+import { invoiceCommand } from '../invoice/invoice-command';
+import { type Caller, eventMetadata } from '../metadata';
+import { loadOpenOrganisation } from '../organisation/load-open-organisation';
+import { latestPosition } from '../positions';
+import { subscriptionCommand } from '../subscription/subscription-command';
+import { usageStatesOf } from './usage-states';
+
+export type BillUsagePeriodRequest = Readonly<{ organisationId: string; subscriptionId: string; periodStart: string }>;
+
+export type BilledUsagePeriod = Readonly<{
+  periodStart: string;
+  /** End (exclusive) of the usage billed. */
+  periodEnd: string;
+  /** The usage invoice; null when the period billed nothing (or in Setup Mode). */
+  invoiceId: string | null;
+  /** Whether this call billed it (false when it was billed before). */
+  billedNow: boolean;
+  /** Latest log position written (0n when nothing was), for read-your-writes. */
+  position: bigint;
+}>;
+
+/** The usage invoice of a subscription's period and its lines: the same ids for every retry. */
+export const usageInvoiceId = (subscriptionId: string, periodStart: string): string => derivedId('invoice', 'usage', subscriptionId, periodStart);
+const usageLineId = (invoiceId: string, meterId: string): string => derivedId('invoiceLine', invoiceId, meterId);
+
+/**
+ * Bills one usage period of one subscription, in arrears (the scheduler's close after
+ * `usage_grace_days`, or ending with `invoice_usage_now`). `UsagePeriodBilled` goes on the usage
+ * stream at the revision its totals were read at, so an event reported meanwhile makes the append
+ * conflict and the period is decided again with it; from then on events dated in the period are
+ * refused (`timestamp_out_of_period`). The invoice is then raised through the invoice aggregate
+ * under its derived id (the accounting sync worker pushes it from the log). Run twice, concurrently
+ * or after a crash between the two appends, it finds the period billed and raises the same invoice
+ * from what was recorded, so there is only ever one.
+ */
+export const billUsagePeriod = async (deps: CommandDeps, request: BillUsagePeriodRequest, caller: Caller): Promise<BilledUsagePeriod> => {
+  const org = await loadOpenOrganisation(deps.store, request.organisationId);
+  const ref = { id: org.organisationId, livemode: org.livemode };
+  const { state: subscription } = await subscriptionCommand.load(deps.store, request.subscriptionId);
+  if (subscription.status === 'none' || subscription.subscription.organisationId !== org.organisationId) {
+    throw new DomainError('not_found', 'subscription_not_found', `No subscription ${request.subscriptionId}.`, 'subscription');
+  }
+  const now = deps.clocks.forOrganisation(org.organisationId).now().toISOString();
+  const command = {
+    type: 'BillUsagePeriod',
+    subscription,
+    periodStart: request.periodStart,
+    today: dateIn(now, subscription.subscription.timezone),
+    now,
+    invoiceId: usageInvoiceId(request.subscriptionId, request.periodStart),
+    raisesInvoices: !inSetupMode(org),
+  } as const;
+  const streamId = usageStream(request.subscriptionId);
+  const handled = await usageStatesOf(deps.store).exclusive(streamId, (source) =>
+    handleDecision(
+      deps.store,
+      streamId,
+      usageDecider,
+      (state) => {
+        const decision = decideUsageBill(command, state);
+        return { events: decision.events, result: decision.billed };
+      },
+      eventMetadata(caller, ref, deps.clocks),
+      undefined,
+      source,
+    ),
+  );
+  const billed = handled.result;
+  let position = handled.position;
+  if (billed.invoiceId !== null) {
+    const invoiceId = billed.invoiceId;
+    const invoice = usageInvoice({
+      subscription: subscription.subscription,
+      billed,
+      lineIdOf: (meterId) => usageLineId(invoiceId, meterId),
+      paymentTermsDays: org.settings.paymentTermsDays,
+    });
+    // Raising again under the same id changes nothing: a retry after a crash completes what was begun.
+    const raised = await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...invoice }, caller, ref);
+    position = latestPosition(position, raised.position);
+  }
+  return { periodStart: billed.periodStart, periodEnd: billed.periodEnd, invoiceId: billed.invoiceId, billedNow: handled.events.length > 0, position };
+};

@@ -48,6 +48,16 @@ export const usagePeriodToBill = (state: ExistingSubscription, periodStart: stri
   return { start: period.start, end };
 };
 
+/**
+ * The start of the usage period an ended subscription's final usage invoice bills: the period holding
+ * its end date; null when it bills no meters or ended before it started (no usage could be reported).
+ */
+export const finalUsagePeriodStart = (state: ExistingSubscription): string | null => {
+  const { subscription, life } = state;
+  if (subscription.meters.length === 0 || life.endDate === null || compareDates(life.endDate, subscription.startDate) < 0) return null;
+  return periodContaining(subscription.startDate, subscription.interval, life.endDate).start;
+};
+
 export type UsageBillDecision = Readonly<{ events: UsagePeriodBilled[]; billed: UsagePeriodBilledData }>;
 
 /**

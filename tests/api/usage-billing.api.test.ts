@@ -1,0 +1,101 @@
+import request from 'supertest';
+import { fixedClock } from '../../infra/clock/clock';
+import { billingOrganisation } from '../support/catalogue-fixtures';
+import { startTestService, tempDir, type TestService } from '../support/test-service';
+import { until } from '../support/until';
+
+type Line = { id: string; type: string; revenue_type: string; meter: string; usage_quantity: string; units: number; amount: string; discount_amount: string; charge_amount: string; description: string };
+type Invoice = { id: string; subscription: string; subtotal: string; lines: Line[]; accounting: { sync_status: string; invoice_id: string | null } };
+
+/**
+ * The metered plan (no base fee, monthly) bills api_calls per_unit at 0.0015 past 1000 included, at
+ * least 100 a period, and storage_gb by volume (1–10 at 5.00, 11–20 at 4.00, 21+ at 3.50).
+ */
+describe('usage billing in arrears through the API', () => {
+  const START = new Date('2026-03-15T10:00:00.000Z');
+  const clock = fixedClock(START);
+  let service: TestService;
+  let auth: { Authorization: string };
+  let tenantId: string;
+  let n = 0;
+  beforeAll(async () => {
+    service = await startTestService(tempDir('usage-billing'), { clock, workers: { accountingSync: { retryBaseMs: 100, retryMaxMs: 400, raisedDelayMs: 50 } } });
+    ({ auth, tenantId } = await billingOrganisation(service, ['subscriptions:read', 'subscriptions:write', 'invoices:read', 'customers:write', 'usage:write']));
+  });
+  afterAll(() => service.close());
+  afterEach(() => clock.set(START));
+
+  const subscribe = async (body: object = {}) => {
+    const response = await request(service.app).post('/v1/subscriptions').set(auth).set('Idempotency-Key', `ub-${++n}`).send({ customer_code: 'C1', plan_code: 'metered', ...body });
+    if (response.status !== 201) throw new Error(JSON.stringify(response.body));
+    return (response.body as { id: string }).id;
+  };
+  const report = (events: object[]) => request(service.app).post('/v1/usage_events').set(auth).send({ events });
+  const usage = (subscription: string, id: string, meter: string, quantity: string | number, timestamp?: string) => ({
+    event_id: id,
+    subscription,
+    meter_code: meter,
+    quantity,
+    ...(timestamp ? { timestamp } : {}),
+  });
+  const usageInvoices = async (subscription: string): Promise<Invoice[]> => {
+    const response = await request(service.app).get(`/v1/invoices?subscription=${subscription}`).set(auth).expect(200);
+    return (response.body.data as Invoice[]).filter((invoice) => invoice.lines.some((line) => line.type === 'usage'));
+  };
+
+  it('ends with invoice_usage_now: the open period’s usage invoice at once, one usage line per meter, then no more usage', async () => {
+    const sub = await subscribe({ discount_percent: '10' });
+    expect(
+      (await report([usage(sub, 'u-1', 'api_calls', '1500.5'), usage(sub, 'u-2', 'api_calls', 600), usage(sub, 'u-3', 'storage_gb', '12.5', '2026-03-20T09:00:00Z')])).status,
+    ).toBe(200);
+    clock.set(new Date('2026-04-01T10:00:00.000Z'));
+    const ended = await request(service.app).post(`/v1/subscriptions/${sub}/end`).set(auth).send({ when: 'now', invoice_usage_now: true });
+    expect(ended.status).toBe(200);
+    expect(ended.body).toMatchObject({ status: 'ended', end_date: '2026-04-01' });
+
+    const [invoice, ...others] = await usageInvoices(sub);
+    expect(others).toEqual([]);
+    expect(invoice!.lines).toEqual([
+      // 2100.5 calls (above the minimum 100), 1000 included → 1100.5 × 0.0015 = 1.65075 → 1.6508; 10 % = 0.16508 → 0.1651.
+      expect.objectContaining({
+        type: 'usage',
+        revenue_type: 'usage',
+        usage_quantity: '1100.5000',
+        units: 1101,
+        amount: '1.6508',
+        discount_amount: '0.1651',
+        charge_amount: '1.4857',
+        description: 'Usage 2026-03-15 to 2026-04-02: 2100.5000 reported, 1000 included',
+      }),
+      // 12.5 GB falls in 11–20: every unit at 4.00 = 50.0000; 10 % = 5.0000.
+      expect.objectContaining({ type: 'usage', revenue_type: 'usage', usage_quantity: '12.5000', units: 13, amount: '50.0000', discount_amount: '5.0000', charge_amount: '45.0000' }),
+    ]);
+    expect(invoice!.subtotal).toBe('46.4857');
+
+    // The accounting sync worker pushes it from the log, the usage lines to the usage revenue account.
+    const synced = await until('the usage invoice is synced', async () => {
+      const current = (await request(service.app).get(`/v1/invoices/${invoice!.id}`).set(auth)).body as Invoice;
+      return current.accounting.sync_status === 'synced' && current;
+    });
+    const ledger = await service.services.accounting.tenant(tenantId).getInvoice(synced.accounting.invoice_id!);
+    expect(ledger.lines.map((line) => [line.accountCode, line.unitAmount])).toEqual([
+      ['270', '1.4857'],
+      ['270', '45.0000'],
+    ]);
+
+    // Its final usage is billed: more usage is refused, and the same request again raises nothing more.
+    const late = await report([usage(sub, 'u-4', 'api_calls', '1')]);
+    expect(late.status).toBe(207);
+    expect(late.body.results[0].error.code).toBe('subscription_not_billable');
+    expect(await usageInvoices(sub)).toHaveLength(1);
+  });
+
+  it('ends now without invoice_usage_now: no usage invoice yet (the usage close bills it after the grace period)', async () => {
+    const sub = await subscribe();
+    await report([usage(sub, 'v-1', 'api_calls', '5000')]).expect(200);
+    await request(service.app).post(`/v1/subscriptions/${sub}/end`).set(auth).send({ when: 'now' }).expect(200);
+    expect(await usageInvoices(sub)).toEqual([]);
+    // Usage up to the end date can still be reported until then.
+    expect((await report([usage(sub, 'v-2', 'api_calls', '1')])).status).toBe(200);
+  });
+});

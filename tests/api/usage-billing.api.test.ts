@@ -51,7 +51,10 @@ describe('usage billing in arrears through the API', () => {
     clock.set(new Date('2026-04-01T10:00:00.000Z'));
     const ended = await request(service.app).post(`/v1/subscriptions/${sub}/end`).set(auth).send({ when: 'now', invoice_usage_now: true });
     expect(ended.status).toBe(200);
-    expect(ended.body).toMatchObject({ status: 'ended', end_date: '2026-04-01' });
+    // Its one closed usage period billed 1.6508 + 50.0000 above the minimums (the calls minimum of 100 is
+    // within the 1000 included, so it bills nothing alone): 51.6508, less 10 % (5.1651) = 46.4857; × 12.
+    expect(ended.body).toMatchObject({ status: 'ended', end_date: '2026-04-01', usage_value: '46.4857', usage_value_annual: '557.8284', minimum_usage_value: '0.0000' });
+    expect((await request(service.app).get(`/v1/subscriptions/${sub}`).set(auth).expect(200)).body).toMatchObject({ usage_value: '46.4857', usage_value_annual: '557.8284' });
 
     const [invoice, ...others] = await usageInvoices(sub);
     expect(others).toEqual([]);

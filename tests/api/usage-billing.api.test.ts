@@ -17,10 +17,11 @@ describe('usage billing in arrears through the API', () => {
   let service: TestService;
   let auth: { Authorization: string };
   let tenantId: string;
+  let orgId: string;
   let n = 0;
   beforeAll(async () => {
     service = await startTestService(tempDir('usage-billing'), { clock, workers: { accountingSync: { retryBaseMs: 100, retryMaxMs: 400, raisedDelayMs: 50 } } });
-    ({ auth, tenantId } = await billingOrganisation(service, ['subscriptions:read', 'subscriptions:write', 'invoices:read', 'customers:write', 'usage:write']));
+    ({ auth, tenantId, orgId } = await billingOrganisation(service, ['subscriptions:read', 'subscriptions:write', 'invoices:read', 'customers:write', 'usage:write']));
   });
   afterAll(() => service.close());
   afterEach(() => clock.set(START));
@@ -85,6 +86,32 @@ describe('usage billing in arrears through the API', () => {
       ['270', '1.4857'],
       ['270', '45.0000'],
     ]);
+
+    // The operator sees the usage events each line billed, paged by event_id.
+    const billedBy = (line: Line, query = '') =>
+      request(service.app).get(`/admin/v1/organisations/${orgId}/invoices/${invoice!.id}/lines/${line.id}/usage_events${query}`).set(service.admin).expect(200);
+    const [calls, storage] = invoice!.lines;
+    const first = await billedBy(calls!, '?limit=1');
+    expect(first.body).toEqual({
+      object: 'list',
+      data: [
+        {
+          object: 'usage_event',
+          event_id: 'u-1',
+          meter: calls!.meter,
+          meter_code: 'api_calls',
+          quantity: '1500.5000',
+          timestamp: '2026-03-15T10:00:00.000Z',
+          timestamp_sent: false,
+          period_start: '2026-03-15',
+          recorded_at: expect.any(String),
+        },
+      ],
+      has_more: true,
+    });
+    const rest = await billedBy(calls!, '?starting_after=u-1');
+    expect(rest.body).toMatchObject({ data: [{ event_id: 'u-2', quantity: '600.0000' }], has_more: false });
+    expect((await billedBy(storage!)).body).toMatchObject({ data: [{ event_id: 'u-3', timestamp: '2026-03-20T09:00:00.000Z', timestamp_sent: true }], has_more: false });
 
     // Its final usage is billed: more usage is refused, and the same request again raises nothing more.
     const late = await report([usage(sub, 'u-4', 'api_calls', '1')]);

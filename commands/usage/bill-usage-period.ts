@@ -3,17 +3,14 @@ import { inSetupMode } from '../../domain/organisation/rules';
 import { dateIn } from '../../domain/pricing/calendar';
 import { DomainError } from '../../domain/shared/domain-error';
 import { decideUsageBill } from '../../domain/usage/billing';
-import { usageDecider } from '../../domain/usage/decider';
-import { usageStream } from '../../domain/usage/events';
 import { derivedId } from '../../infra/ids';
 import type { CommandDeps } from '../deps';
-import { handleDecision } from '../handle';
 import { invoiceCommand } from '../invoice/invoice-command';
 import { type Caller, eventMetadata } from '../metadata';
 import { loadOpenOrganisation } from '../organisation/load-open-organisation';
 import { latestPosition } from '../positions';
 import { subscriptionCommand } from '../subscription/subscription-command';
-import { usageStatesOf } from './usage-states';
+import { decideOnUsageStream } from './usage-states';
 
 export type BillUsagePeriodRequest = Readonly<{ organisationId: string; subscriptionId: string; periodStart: string }>;
 
@@ -60,20 +57,14 @@ export const billUsagePeriod = async (deps: CommandDeps, request: BillUsagePerio
     invoiceId: usageInvoiceId(request.subscriptionId, request.periodStart),
     raisesInvoices: !inSetupMode(org),
   } as const;
-  const streamId = usageStream(request.subscriptionId);
-  const handled = await usageStatesOf(deps.store).exclusive(streamId, (source) =>
-    handleDecision(
-      deps.store,
-      streamId,
-      usageDecider,
-      (state) => {
-        const decision = decideUsageBill(command, state);
-        return { events: decision.events, result: decision.billed };
-      },
-      eventMetadata(caller, ref, deps.clocks),
-      undefined,
-      source,
-    ),
+  const handled = await decideOnUsageStream(
+    deps.store,
+    request.subscriptionId,
+    (state) => {
+      const decision = decideUsageBill(command, state);
+      return { events: decision.events, result: decision.billed };
+    },
+    eventMetadata(caller, ref, deps.clocks),
   );
   const billed = handled.result;
   let position = handled.position;

@@ -1,6 +1,7 @@
 import { usageDecider, type UsageState } from '../../domain/usage/decider';
-import type { EventStore } from '../../infra/event-store/port';
-import { type Loaded, loadState, type StateSource } from '../handle';
+import { type UsageEvent, usageStream } from '../../domain/usage/events';
+import type { EventMetadata, EventStore } from '../../infra/event-store/port';
+import { handleDecision, type Loaded, loadState, type StateSource } from '../handle';
 
 /** Streams kept folded per process; the least recently used is dropped past this (and folded again when next needed). */
 const KEPT_STREAMS = 1000;
@@ -58,4 +59,19 @@ export const usageStatesOf = (store: EventStore): UsageStates => {
   let states = byStore.get(store);
   if (!states) byStore.set(store, (states = new UsageStates(store)));
   return states;
+};
+
+/**
+ * Decides on a subscription's usage stream, alone in this process, from its kept state, and appends
+ * with the expected revision (a writer elsewhere makes it decide again). `decide` answers the events
+ * and a result (a batch's outcomes, a billed period).
+ */
+export const decideOnUsageStream = <Result>(
+  store: EventStore,
+  subscriptionId: string,
+  decide: (state: UsageState) => Readonly<{ events: UsageEvent[]; result: Result }>,
+  metadata: EventMetadata,
+) => {
+  const streamId = usageStream(subscriptionId);
+  return usageStatesOf(store).exclusive(streamId, (source) => handleDecision(store, streamId, usageDecider, decide, metadata, undefined, source));
 };

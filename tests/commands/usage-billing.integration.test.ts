@@ -15,9 +15,10 @@ import type { EventStore } from '../../infra/event-store/port';
 import { SqliteEventStore } from '../../infra/event-store/sqlite';
 import { derivedId } from '../../infra/ids';
 import { openDatabase } from '../../infra/sqlite/open-database';
-import { testMetadata } from '../support/events';
+import { raisedInvoiceData, testMetadata } from '../support/events';
 import { handlerSpec, specCaller } from '../support/handler-spec';
 import { organisationSettings } from '../support/organisation-fixtures';
+import { racingStore } from '../support/racing-store';
 import { subscriptionCreatedData } from '../support/subscription-fixtures';
 
 /** sub_1 in Sydney, monthly from 2026-02-01, 10 % off: API calls at 0.0100 each, the first 100 included. */
@@ -49,13 +50,8 @@ const billedEvent = (quantity: string, events: number) => ({
 const raisedEvent = (usageQuantity: string, units: number, amount: string, discount: string, charge: string, reported: string) => ({
   type: 'InvoiceRaised',
   data: {
+    ...raisedInvoiceData(NOW, charge),
     invoiceId,
-    organisationId: 'org_1',
-    customerId: 'cus_1',
-    subscriptionId: 'sub_1',
-    currency: 'GBP',
-    reference: null,
-    invoiceDate: NOW,
     dueDate: '2026-03-15T23:00:00.000Z',
     lines: [
       {
@@ -76,7 +72,6 @@ const raisedEvent = (usageQuantity: string, units: number, amount: string, disco
         account: 'usage_revenue',
       },
     ],
-    subtotal: charge,
   },
 });
 
@@ -174,21 +169,11 @@ describe('billUsagePeriod: once, whatever runs it', () => {
   it('lets no event slip into a period as it is billed: one stored meanwhile conflicts the append and is billed with it', async () => {
     const store = new SqliteEventStore(openDatabase(':memory:'));
     await seed(store);
-    let raceOnNextAppend: (() => Promise<unknown>) | null = null;
-    const racing = new Proxy(store, {
-      get: (target, name) =>
-        name === 'append'
-          ? async (...args: Parameters<typeof store.append>) => {
-              const race = raceOnNextAppend;
-              raceOnNextAppend = null;
-              await race?.();
-              return target.append(...args);
-            }
-          : (Reflect.get(target, name) as unknown),
-    });
+    const { store: racing, beforeNextAppend } = racingStore(store);
     // Another process stores 49.5 more calls between this close's load and its append.
-    raceOnNextAppend = () =>
-      store.append(usageStream('sub_1'), [{ id: randomUUID(), type: 'UsageRecorded', version: 1, data: recorded(stored('late', '49.5000')).data, metadata: testMetadata() }], 'any');
+    beforeNextAppend(() =>
+      store.append(usageStream('sub_1'), [{ id: randomUUID(), type: 'UsageRecorded', version: 1, data: recorded(stored('late', '49.5000')).data, metadata: testMetadata() }], 'any'),
+    );
     await billUsagePeriod({ store: racing, clocks }, request, specCaller);
     const billed = (await store.readStream(usageStream('sub_1'))).filter((e) => e.type === 'UsagePeriodBilled');
     expect(billed.map((e) => (e.data as { meters: unknown }).meters)).toEqual([[{ meterId: 'mtr_calls', quantity: '400.0000', events: 2 }]]);

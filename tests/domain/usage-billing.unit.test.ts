@@ -5,6 +5,7 @@ import type { BillUsagePeriod } from '../../domain/usage/billing';
 import { usageDecider } from '../../domain/usage/decider';
 import type { RecordedUsage, UsageEvent, UsagePeriodBilledData } from '../../domain/usage/events';
 import { deciderSpec } from '../support/decider-spec';
+import { subscriptionMeter, twoBands } from '../support/meter-fixtures';
 import { subscriptionCreatedData } from '../support/subscription-fixtures';
 
 /**
@@ -15,50 +16,16 @@ import { subscriptionCreatedData } from '../support/subscription-fixtures';
  * - projects, stairstep 1–10 for 20.0000, 11–50 for 50.0000, 51+ for 80.0000.
  */
 const meters: SubscriptionCreatedData['meters'] = [
-  { meterId: 'mtr_calls', meterCode: 'api_calls', name: 'API calls', model: 'per_unit', price: '0.0015', includedUnits: 1000, tiers: [], minimumUnits: 0, planMinimumUnits: 0 },
-  {
-    meterId: 'mtr_gb',
-    meterCode: 'storage_gb',
-    name: 'Storage',
-    model: 'tiered',
-    price: null,
-    includedUnits: null,
-    tiers: [
-      { fromUnits: 1, toUnits: 10, price: '0.5000' },
-      { fromUnits: 11, toUnits: null, price: '0.2500' },
-    ],
-    minimumUnits: 5,
-    planMinimumUnits: 5,
-  },
-  {
-    meterId: 'mtr_users',
-    meterCode: 'users',
-    name: 'Active users',
-    model: 'volume',
-    price: null,
-    includedUnits: null,
-    tiers: [
-      { fromUnits: 1, toUnits: 100, price: '2.0000' },
-      { fromUnits: 101, toUnits: null, price: '1.5000' },
-    ],
-    minimumUnits: 0,
-    planMinimumUnits: 0,
-  },
-  {
-    meterId: 'mtr_projects',
-    meterCode: 'projects',
-    name: 'Projects',
-    model: 'stairstep',
-    price: null,
-    includedUnits: null,
+  subscriptionMeter('calls', 'API calls', 'per_unit', { price: '0.0015', includedUnits: 1000 }),
+  subscriptionMeter('gb', 'Storage', 'tiered', { tiers: twoBands(10, '0.5000', '0.2500'), minimumUnits: 5, planMinimumUnits: 5 }),
+  subscriptionMeter('users', 'Active users', 'volume', { tiers: twoBands(100, '2.0000', '1.5000') }),
+  subscriptionMeter('projects', 'Projects', 'stairstep', {
     tiers: [
       { fromUnits: 1, toUnits: 10, price: '20.0000' },
       { fromUnits: 11, toUnits: 50, price: '50.0000' },
       { fromUnits: 51, toUnits: null, price: '80.0000' },
     ],
-    minimumUnits: 0,
-    planMinimumUnits: 0,
-  },
+  }),
 ];
 
 const created = (overrides: Partial<SubscriptionCreatedData> = {}) =>

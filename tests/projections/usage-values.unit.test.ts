@@ -1,5 +1,6 @@
 import type { SubscriptionCreatedData } from '../../domain/subscription/events';
 import { subscriptionsProjection, SUBSCRIPTIONS } from '../../projections/subscriptions';
+import { subscriptionMeter, twoBands } from '../support/meter-fixtures';
 import { projectionSpec } from '../support/projection-spec';
 import { londonSubscription, londonSubscriptionDocument } from '../support/subscription-fixtures';
 
@@ -10,21 +11,8 @@ import { londonSubscription, londonSubscriptionDocument } from '../support/subsc
  * - storage_gb tiered, 1–10 at 0.5000 then 0.2500, no minimum.
  */
 const meters: SubscriptionCreatedData['meters'] = [
-  { meterId: 'mtr_calls', meterCode: 'api_calls', name: 'API calls', model: 'per_unit', price: '0.0100', includedUnits: 100, tiers: [], minimumUnits: 200, planMinimumUnits: 200 },
-  {
-    meterId: 'mtr_gb',
-    meterCode: 'storage_gb',
-    name: 'Storage',
-    model: 'tiered',
-    price: null,
-    includedUnits: null,
-    tiers: [
-      { fromUnits: 1, toUnits: 10, price: '0.5000' },
-      { fromUnits: 11, toUnits: null, price: '0.2500' },
-    ],
-    minimumUnits: 0,
-    planMinimumUnits: 0,
-  },
+  subscriptionMeter('calls', 'API calls', 'per_unit', { meterCode: 'api_calls', price: '0.0100', includedUnits: 100, minimumUnits: 200, planMinimumUnits: 200 }),
+  subscriptionMeter('gb', 'Storage', 'tiered', { meterCode: 'storage_gb', tiers: twoBands(10, '0.5000', '0.2500') }),
 ];
 const created = { type: 'SubscriptionCreated', data: { ...londonSubscription, meters } };
 const billed = (periodStart: string, periodEnd: string, calls: string, gb: string) => ({

@@ -11,6 +11,7 @@ import { invoiceCommand } from '../invoice/invoice-command';
 import type { Caller, OrganisationRef } from '../metadata';
 import { latestPosition } from '../positions';
 import { billUsagePeriod } from '../usage/bill-usage-period';
+import { usageInvoiceIds } from '../usage/usage-states';
 import { type LifecycleContext, loadForChange, operationIdFor } from './load-subscription';
 import { subscriptionCommand } from './subscription-command';
 
@@ -67,10 +68,10 @@ const removeInvoices = (deps: Deps, caller: Caller, org: OpenOrganisation, ref: 
   }
 };
 
-/** The subscription's invoices the end rules look at: all of them when removal is asked, else its renewal invoice. */
-const invoicesToCheck = (state: ExistingSubscription, request: EndSubscription['request']): readonly string[] => {
+/** The subscription's invoices the end rules look at: all of them (its usage invoices too) when removal is asked, else its renewal invoice. */
+const invoicesToCheck = async (store: Deps['store'], state: ExistingSubscription, request: EndSubscription['request']): Promise<readonly string[]> => {
   const removing = request.when === 'now' && (request.deleteUnsentInvoices || request.voidApprovedInvoices);
-  if (removing) return state.life.invoiceIds;
+  if (removing) return [...state.life.invoiceIds, ...(await usageInvoiceIds(store, state.subscription.subscriptionId))];
   return state.life.renewalInvoiceId ? [state.life.renewalInvoiceId] : [];
 };
 
@@ -82,7 +83,7 @@ export const endSubscription = async (deps: Deps, caller: Caller, context: Lifec
   const invoices =
     state.status === 'none' || done || state.subscription.organisationId !== org.organisationId
       ? []
-      : await Promise.all(invoicesToCheck(state, request).map((id) => invoiceFacts(deps, org, id)));
+      : await Promise.all((await invoicesToCheck(deps.store, state, request)).map((id) => invoiceFacts(deps, org, id)));
   const command: EndSubscription = {
     type: 'EndSubscription',
     operationId,

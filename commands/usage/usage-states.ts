@@ -75,3 +75,9 @@ export const decideOnUsageStream = <Result>(
   const streamId = usageStream(subscriptionId);
   return usageStatesOf(store).exclusive(streamId, (source) => handleDecision(store, streamId, usageDecider, decide, metadata, undefined, source));
 };
+
+/** The usage invoices a subscription's billed periods raised, oldest period first. */
+export const usageInvoiceIds = (store: EventStore, subscriptionId: string): Promise<string[]> =>
+  usageStatesOf(store).exclusive(usageStream(subscriptionId), async (source) =>
+    [...(await source.load()).state.billed.values()].flatMap((billed) => (billed.invoiceId === null ? [] : [billed.invoiceId])),
+  );

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { billUsagePeriod } from '../../commands/usage/bill-usage-period';
 import { fixedClock } from '../../infra/clock/clock';
 import { billingOrganisation } from '../support/catalogue-fixtures';
 import { startTestService, tempDir, type TestService } from '../support/test-service';
@@ -127,5 +128,26 @@ describe('usage billing in arrears through the API', () => {
     expect(await usageInvoices(sub)).toEqual([]);
     // Usage up to the end date can still be reported until then.
     expect((await report([usage(sub, 'v-2', 'api_calls', '1')])).status).toBe(200);
+  });
+
+  it('bills a closed period on its own (the usage close), and ending now with delete_unsent_invoices deletes that never-sent usage invoice too', async () => {
+    const sub = await subscribe();
+    await report([usage(sub, 'w-1', 'api_calls', '3000')]).expect(200);
+    // The period 2026-03-15 to 2026-04-15 is over on the 15th; the scheduler's close calls the command.
+    clock.set(new Date('2026-04-16T10:00:00.000Z'));
+    const billed = await billUsagePeriod(service.services, { organisationId: orgId, subscriptionId: sub, periodStart: '2026-03-15' }, { actor: { type: 'scheduler' }, requestId: null });
+    expect(billed).toMatchObject({ periodEnd: '2026-04-15', billedNow: true, invoiceId: expect.any(String) });
+    const [invoice] = await until('the usage invoice is synced', async () => {
+      const found = await usageInvoices(sub);
+      return found[0]?.accounting.sync_status === 'synced' && found;
+    });
+    // 3000 calls, 1000 included: 2000 × 0.0015 = 3.0000.
+    expect(invoice!.lines).toEqual([expect.objectContaining({ usage_quantity: '2000.0000', units: 2000, amount: '3.0000', charge_amount: '3.0000' })]);
+    // Usage dated in the billed period is refused from now on; the next period is open.
+    const after = await report([usage(sub, 'w-2', 'api_calls', '1', '2026-04-14T12:00:00Z'), usage(sub, 'w-3', 'api_calls', '1')]);
+    expect(after.body.results.map((r: { error?: { code: string } }) => r.error?.code)).toEqual(['timestamp_out_of_period', undefined]);
+
+    await request(service.app).post(`/v1/subscriptions/${sub}/end`).set(auth).send({ when: 'now', delete_unsent_invoices: true }).expect(200);
+    expect((await request(service.app).get(`/v1/invoices/${invoice!.id}`).set(auth).expect(200)).body).toMatchObject({ status: 'deleted' });
   });
 });

@@ -9,6 +9,8 @@ import type { UsagePeriodBilled, UsagePeriodBilledData } from './events';
 export type BillUsagePeriod = Readonly<{
   type: 'BillUsagePeriod';
   subscription: ExistingSubscription;
+  /** The subscription's meters as priced during the period (a CPI uplift at a later renewal does not reprice it). */
+  meters: ExistingSubscription['subscription']['meters'];
   /** The start of the usage period to bill (a billing period's start, anchored on the start date). */
   periodStart: string;
   /** The subscription's date and the instant now, by the organisation's clock. */
@@ -71,11 +73,11 @@ export const decideUsageBill = (command: BillUsagePeriod, state: UsageState): Us
   if (done) return { events: [], billed: done };
   const period = usagePeriodToBill(command.subscription, command.periodStart, command.today);
   const { subscription } = command.subscription;
-  const meters = subscription.meters.map((meter) => {
+  const meters = command.meters.map((meter) => {
     const total = state.totals.get(period.start)?.get(meter.meterId);
     return { meterId: meter.meterId, quantity: formatQuantity(total?.quantity ?? 0n), events: total?.events ?? 0 };
   });
-  const invoiced = command.raisesInvoices && billsAnything(meterBills(subscription.meters, { meters }));
+  const invoiced = command.raisesInvoices && billsAnything(meterBills(command.meters, { meters }));
   const billed: UsagePeriodBilledData = {
     subscriptionId: subscription.subscriptionId,
     periodStart: period.start,

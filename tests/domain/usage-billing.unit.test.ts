@@ -42,6 +42,7 @@ const NOW = '2026-03-01T23:00:00.000Z';
 const bill = (overrides: Partial<BillUsagePeriod> = {}): BillUsagePeriod => ({
   type: 'BillUsagePeriod',
   subscription: subscription(),
+  meters: overrides.subscription?.subscription.meters ?? meters,
   periodStart: '2026-02-01',
   today: '2026-03-02',
   now: NOW,

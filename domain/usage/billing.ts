@@ -38,8 +38,8 @@ export const usagePeriodToBill = (state: ExistingSubscription, periodStart: stri
     throw new DomainError('invalid', 'invalid_parameter', `${periodStart} does not start a usage period of subscription ${subscription.subscriptionId}.`, 'period_start');
   }
   const endDate = life.endDate;
-  if (endDate !== null && compareDates(periodStart, endDate) > 0) {
-    throw new DomainError('invalid', 'invalid_parameter', `The usage period ${periodStart} starts after the subscription's end date ${endDate}.`, 'period_start');
+  if (endDate !== null && (compareDates(periodStart, endDate) > 0 || (periodStart === endDate && endsAtRenewal(state)))) {
+    throw new DomainError('invalid', 'invalid_parameter', `The usage period ${periodStart} starts after the subscription's last day (end date ${endDate}).`, 'period_start');
   }
   const finalPeriod = endDate !== null && compareDates(endDate, period.end) < 0;
   const end = finalPeriod ? addDays(endDate, 1) : period.end;
@@ -51,13 +51,23 @@ export const usagePeriodToBill = (state: ExistingSubscription, periodStart: stri
 };
 
 /**
- * The start of the usage period an ended subscription's final usage invoice bills: the period holding
- * its end date; null when it bills no meters or ended before it started (no usage could be reported).
+ * Whether the subscription ends on a renewal date (set to end at period end, or completing after its
+ * cycles) rather than by ending now: its end date then starts no period of its own, the last period
+ * is the one before it. Ended now, the end date is its last day and its usage counts.
+ */
+const endsAtRenewal = (state: ExistingSubscription): boolean =>
+  state.status !== 'ended' && state.life.endDate !== null && compareDates(state.life.endDate, state.subscription.startDate) > 0;
+
+/**
+ * The start of the usage period a subscription's final usage invoice bills: the period holding its
+ * end date, or the one before when it ends on a renewal date; null when it bills no meters, has no end
+ * date, or ended before it started (no usage could be reported).
  */
 export const finalUsagePeriodStart = (state: ExistingSubscription): string | null => {
   const { subscription, life } = state;
   if (subscription.meters.length === 0 || life.endDate === null || compareDates(life.endDate, subscription.startDate) < 0) return null;
-  return periodContaining(subscription.startDate, subscription.interval, life.endDate).start;
+  const last = endsAtRenewal(state) ? addDays(life.endDate, -1) : life.endDate;
+  return periodContaining(subscription.startDate, subscription.interval, last).start;
 };
 
 export type UsageBillDecision = Readonly<{ events: UsagePeriodBilled[]; billed: UsagePeriodBilledData }>;

@@ -1,7 +1,7 @@
 import { usageInvoice } from '../../domain/invoice/usage-invoice';
 import type { SubscriptionCreatedData } from '../../domain/subscription/events';
 import { type ExistingSubscription, initialLifecycle } from '../../domain/subscription/lifecycle';
-import type { BillUsagePeriod } from '../../domain/usage/billing';
+import { type BillUsagePeriod, finalUsagePeriodStart } from '../../domain/usage/billing';
 import { usageDecider } from '../../domain/usage/decider';
 import type { RecordedUsage, UsageEvent, UsagePeriodBilledData } from '../../domain/usage/events';
 import { deciderSpec } from '../support/decider-spec';
@@ -204,5 +204,24 @@ describe('billing a closed usage period: given usage, when BillUsagePeriod, then
       .when(bill({ subscription: subscription(anchored), periodStart: '2026-02-28', today: '2026-03-31' }))
       .then([billed({ periodStart: '2026-02-28', periodEnd: '2026-03-31', meters: nothing })]);
     spec([]).when(bill({ subscription: subscription(anchored), periodStart: '2026-02-28', today: '2026-03-30' })).thenRefuses('usage_period_open');
+  });
+
+  it('ends a subscription set to end at period end with the period before its end date (the renewal date starts no period of its own)', () => {
+    // Set to end on its renewal date 1 March (still active, or completed): the last usage period is 1 Feb – 1 Mar.
+    for (const status of ['active', 'complete'] as const) {
+      const ending = subscription({}, status, '2026-03-01');
+      expect(finalUsagePeriodStart(ending)).toBe('2026-02-01');
+      spec([]).when(bill({ subscription: ending, periodStart: '2026-03-01', today: '2026-03-05' })).thenRefuses('invalid_parameter', 'period_start');
+      spec([]).when(bill({ subscription: ending })).then([billed({ meters: nothing })]);
+    }
+    // Ended now on 1 March: that day is its last, in the period 1 Mar – 1 Apr, billed up to 2 March.
+    const endedNow = subscription({}, 'ended', '2026-03-01');
+    expect(finalUsagePeriodStart(endedNow)).toBe('2026-03-01');
+    spec([]).when(bill({ subscription: endedNow, periodStart: '2026-03-01', today: '2026-03-01' })).then([billed({ periodStart: '2026-03-01', periodEnd: '2026-03-02', meters: nothing })]);
+    // Ended now on its start date (a pending one ended before it began counts its first day); no meters or no end: no final period.
+    expect(finalUsagePeriodStart(subscription({}, 'ended', '2026-02-01'))).toBe('2026-02-01');
+    expect(finalUsagePeriodStart(subscription({}, 'ended', '2026-01-20'))).toBeNull();
+    expect(finalUsagePeriodStart(subscription({ meters: [] }, 'ended', '2026-02-10'))).toBeNull();
+    expect(finalUsagePeriodStart(subscription())).toBeNull();
   });
 });

@@ -5,7 +5,7 @@ import { compareDates, dateIn } from '../../domain/pricing/calendar';
 import { DomainError } from '../../domain/shared/domain-error';
 import { subscriptionDecider } from '../../domain/subscription/decider';
 import { type SubscriptionEvent, subscriptionStream } from '../../domain/subscription/events';
-import { decideUsageBill } from '../../domain/usage/billing';
+import { decideUsageBill, dueUsagePeriods } from '../../domain/usage/billing';
 import type { EventStore, StoredEvent } from '../../infra/event-store/port';
 import { derivedId } from '../../infra/ids';
 import type { CommandDeps } from '../deps';
@@ -13,7 +13,8 @@ import { invoiceCommand } from '../invoice/invoice-command';
 import { type Caller, eventMetadata } from '../metadata';
 import { loadOpenOrganisation } from '../organisation/load-open-organisation';
 import { latestPosition } from '../positions';
-import { decideOnUsageStream } from './usage-states';
+import { subscriptionCommand } from '../subscription/subscription-command';
+import { billedUsagePeriods, decideOnUsageStream } from './usage-states';
 
 export type BillUsagePeriodRequest = Readonly<{ organisationId: string; subscriptionId: string; periodStart: string }>;
 
@@ -102,4 +103,17 @@ export const billUsagePeriod = async (deps: CommandDeps, request: BillUsagePerio
     position = latestPosition(position, raised.position);
   }
   return { periodStart: billed.periodStart, periodEnd: billed.periodEnd, invoiceId: billed.invoiceId, billedNow: handled.events.length > 0, position };
+};
+
+/**
+ * The scheduler's question for one subscription: which of its usage periods are due to be billed now
+ * (by the organisation's clock, `usage_grace_days` after each ends), oldest first; bill each with
+ * `billUsagePeriod` in that order.
+ */
+export const usagePeriodsDue = async (deps: CommandDeps, organisationId: string, subscriptionId: string): Promise<readonly Readonly<{ periodStart: string; due: string }>[]> => {
+  const org = await loadOpenOrganisation(deps.store, organisationId);
+  const { state: subscription } = await subscriptionCommand.load(deps.store, subscriptionId);
+  if (subscription.status === 'none' || subscription.subscription.organisationId !== org.organisationId) return [];
+  const today = dateIn(deps.clocks.forOrganisation(org.organisationId).now().toISOString(), subscription.subscription.timezone);
+  return dueUsagePeriods(subscription, await billedUsagePeriods(deps.store, subscriptionId), org.settings.usageGraceDays, today);
 };

@@ -1,5 +1,5 @@
 import { usageDecider, type UsageState } from '../../domain/usage/decider';
-import { type UsageEvent, usageStream } from '../../domain/usage/events';
+import { type UsageEvent, type UsagePeriodBilledData, usageStream } from '../../domain/usage/events';
 import type { EventMetadata, EventStore } from '../../infra/event-store/port';
 import { handleDecision, type Loaded, loadState, type StateSource } from '../handle';
 
@@ -76,8 +76,10 @@ export const decideOnUsageStream = <Result>(
   return usageStatesOf(store).exclusive(streamId, (source) => handleDecision(store, streamId, usageDecider, decide, metadata, undefined, source));
 };
 
-/** The usage invoices a subscription's billed periods raised, oldest period first. */
-export const usageInvoiceIds = (store: EventStore, subscriptionId: string): Promise<string[]> =>
-  usageStatesOf(store).exclusive(usageStream(subscriptionId), async (source) =>
-    [...(await source.load()).state.billed.values()].flatMap((billed) => (billed.invoiceId === null ? [] : [billed.invoiceId])),
-  );
+/** A subscription's billed usage periods by start (a copy: the kept state is extended in place). */
+export const billedUsagePeriods = (store: EventStore, subscriptionId: string): Promise<Map<string, UsagePeriodBilledData>> =>
+  usageStatesOf(store).exclusive(usageStream(subscriptionId), async (source) => new Map((await source.load()).state.billed));
+
+/** The usage invoices a subscription's billed periods raised. */
+export const usageInvoiceIds = async (store: EventStore, subscriptionId: string): Promise<string[]> =>
+  [...(await billedUsagePeriods(store, subscriptionId)).values()].flatMap((billed) => (billed.invoiceId === null ? [] : [billed.invoiceId]));

@@ -42,7 +42,7 @@ export const usagePeriodToBill = (state: ExistingSubscription, periodStart: stri
     throw new DomainError('invalid', 'invalid_parameter', `The usage period ${periodStart} starts after the subscription's last day (end date ${endDate}).`, 'period_start');
   }
   const finalPeriod = endDate !== null && compareDates(endDate, period.end) < 0;
-  const end = finalPeriod ? addDays(endDate, 1) : period.end;
+  const end = usageEnd(state, period);
   const ended = state.status === 'ended' || state.status === 'complete';
   if (compareDates(today, end) < 0 && !(ended && finalPeriod)) {
     throw new DomainError('conflict', 'usage_period_open', `The usage period ${periodStart} to ${end} is not over yet; it can be billed from ${end}.`);
@@ -68,6 +68,42 @@ export const finalUsagePeriodStart = (state: ExistingSubscription): string | nul
   if (subscription.meters.length === 0 || life.endDate === null || compareDates(life.endDate, subscription.startDate) < 0) return null;
   const last = endsAtRenewal(state) ? addDays(life.endDate, -1) : life.endDate;
   return periodContaining(subscription.startDate, subscription.interval, last).start;
+};
+
+/** The end (exclusive) of the usage a period bills: its own end, or the day after an end date inside it. */
+const usageEnd = (state: ExistingSubscription, period: Period): string => {
+  const endDate = state.life.endDate;
+  return endDate !== null && compareDates(endDate, period.end) < 0 ? addDays(endDate, 1) : period.end;
+};
+
+/**
+ * The usage periods due to be billed on `today`, oldest first, for the scheduler: each not yet billed
+ * whose usage ended `graceDays` or more days ago (due = usage end + grace days), from the first
+ * subscription period (or the one before the latest billed, which ending with `invoice_usage_now`
+ * may have skipped) up to the final period; at most `limit`. A subscription without meters has none.
+ * The final period of one ended now is not due before its grace either: `invoice_usage_now` bills it at once.
+ */
+export const dueUsagePeriods = (
+  state: ExistingSubscription,
+  billed: ReadonlyMap<string, unknown>,
+  graceDays: number,
+  today: string,
+  limit = 36,
+): Readonly<{ periodStart: string; due: string }>[] => {
+  const { subscription } = state;
+  if (subscription.meters.length === 0) return [];
+  const latest = [...billed.keys()].sort(compareDates).at(-1);
+  const from = latest === undefined ? subscription.startDate : addDays(latest, -1);
+  const final = finalUsagePeriodStart(state);
+  const due: { periodStart: string; due: string }[] = [];
+  let period: Period = periodContaining(subscription.startDate, subscription.interval, compareDates(from, subscription.startDate) < 0 ? subscription.startDate : from);
+  while (due.length < limit && (final === null || compareDates(period.start, final) <= 0)) {
+    const dueDate = addDays(usageEnd(state, period), graceDays);
+    if (compareDates(dueDate, today) > 0) break;
+    if (!billed.has(period.start)) due.push({ periodStart: period.start, due: dueDate });
+    period = periodContaining(subscription.startDate, subscription.interval, period.end);
+  }
+  return due;
 };
 
 export type UsageBillDecision = Readonly<{ events: UsagePeriodBilled[]; billed: UsagePeriodBilledData }>;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { billUsagePeriod, usageInvoiceId } from '../../commands/usage/bill-usage-period';
+import { billUsagePeriod, usageInvoiceId, usagePeriodsDue } from '../../commands/usage/bill-usage-period';
 import { recordUsage } from '../../commands/usage/record-usage';
 import { invoiceStream } from '../../domain/invoice/events';
 import { organisationStream } from '../../domain/organisation/events';
@@ -139,6 +139,18 @@ describe('billUsagePeriod: once, whatever runs it', () => {
   };
   const countOf = async (store: EventStore, type: string) => (await store.readAll(0n, 10_000)).filter((e) => e.type === type).length;
   const clocks = realClocks(fixedClock(new Date(NOW)));
+
+  it('tells the scheduler which periods are due (usage_grace_days 1 after each ends), and none once billed', async () => {
+    const store = new SqliteEventStore(openDatabase(':memory:'));
+    await seed(store);
+    // 2 March in Sydney: February's usage ended on 1 March, due a day later.
+    expect(await usagePeriodsDue({ store, clocks }, 'org_1', 'sub_1')).toEqual([{ periodStart: '2026-02-01', due: '2026-03-02' }]);
+    expect(await usagePeriodsDue({ store, clocks: realClocks(fixedClock(new Date('2026-03-01T12:00:00.000Z'))) }, 'org_1', 'sub_1')).toEqual([]);
+    await billUsagePeriod({ store, clocks }, request, specCaller);
+    expect(await usagePeriodsDue({ store, clocks }, 'org_1', 'sub_1')).toEqual([]);
+    expect(await usagePeriodsDue({ store, clocks }, 'org_1', 'sub_nothing')).toEqual([]);
+    await store.close();
+  });
 
   it('run twice, it raises one invoice and answers the same period both times', async () => {
     const store = new SqliteEventStore(openDatabase(':memory:'));

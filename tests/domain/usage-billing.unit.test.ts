@@ -1,7 +1,7 @@
 import { usageInvoice } from '../../domain/invoice/usage-invoice';
 import type { SubscriptionCreatedData } from '../../domain/subscription/events';
 import { type ExistingSubscription, initialLifecycle } from '../../domain/subscription/lifecycle';
-import { type BillUsagePeriod, finalUsagePeriodStart } from '../../domain/usage/billing';
+import { type BillUsagePeriod, dueUsagePeriods, finalUsagePeriodStart } from '../../domain/usage/billing';
 import { usageDecider } from '../../domain/usage/decider';
 import type { RecordedUsage, UsageEvent, UsagePeriodBilledData } from '../../domain/usage/events';
 import { deciderSpec } from '../support/decider-spec';
@@ -223,5 +223,40 @@ describe('billing a closed usage period: given usage, when BillUsagePeriod, then
     expect(finalUsagePeriodStart(subscription({}, 'ended', '2026-01-20'))).toBeNull();
     expect(finalUsagePeriodStart(subscription({ meters: [] }, 'ended', '2026-02-10'))).toBeNull();
     expect(finalUsagePeriodStart(subscription())).toBeNull();
+  });
+});
+
+describe('usage periods due (the scheduler’s close): due = usage end + usage_grace_days', () => {
+  const starts = (due: readonly { periodStart: string }[]) => due.map((d) => d.periodStart);
+  const none = new Map<string, unknown>();
+
+  it('lists each closed period not billed once its grace has passed, oldest first', () => {
+    // Grace 1 day: 1 Feb – 1 Mar is due on 2 March, not on 1 March.
+    expect(dueUsagePeriods(subscription(), none, 1, '2026-03-01')).toEqual([]);
+    expect(dueUsagePeriods(subscription(), none, 1, '2026-03-02')).toEqual([{ periodStart: '2026-02-01', due: '2026-03-02' }]);
+    expect(starts(dueUsagePeriods(subscription(), none, 1, '2026-05-10'))).toEqual(['2026-02-01', '2026-03-01', '2026-04-01']);
+    const billedTwo = new Map([['2026-02-01', {}], ['2026-03-01', {}]]);
+    expect(dueUsagePeriods(subscription(), billedTwo, 1, '2026-05-10')).toEqual([{ periodStart: '2026-04-01', due: '2026-05-02' }]);
+    expect(starts(dueUsagePeriods(subscription(), none, 1, '2026-12-31', 2))).toEqual(['2026-02-01', '2026-03-01']);
+  });
+
+  it('stops at the final period, and catches the period before one billed at once by invoice_usage_now', () => {
+    // Completed at its renewal date 1 April: the last period is 1 Mar – 1 Apr.
+    expect(starts(dueUsagePeriods(subscription({}, 'complete', '2026-04-01'), none, 1, '2026-06-01'))).toEqual(['2026-02-01', '2026-03-01']);
+    // Ended now on 10 March, billing 1–10 March at once while February was still in its grace: February is still due.
+    const ended = subscription({}, 'ended', '2026-03-10');
+    expect(dueUsagePeriods(ended, new Map([['2026-03-01', {}]]), 3, '2026-03-10')).toEqual([{ periodStart: '2026-02-01', due: '2026-03-04' }]);
+    // Ended now without invoice_usage_now: the final period is due the day after the end date plus the grace.
+    expect(dueUsagePeriods(ended, new Map([['2026-02-01', {}]]), 1, '2026-03-12')).toEqual([{ periodStart: '2026-03-01', due: '2026-03-12' }]);
+    expect(dueUsagePeriods(subscription({ meters: [] }), none, 1, '2026-12-31')).toEqual([]);
+  });
+
+  it('follows month-end anchors: from 31 Jan, periods start 28 Feb and 31 Mar', () => {
+    const anchored = subscription({ startDate: '2026-01-31', currentPeriodStart: '2026-01-31', renewalDate: '2026-02-28' });
+    expect(dueUsagePeriods(anchored, none, 0, '2026-04-30')).toEqual([
+      { periodStart: '2026-01-31', due: '2026-02-28' },
+      { periodStart: '2026-02-28', due: '2026-03-31' },
+      { periodStart: '2026-03-31', due: '2026-04-30' },
+    ]);
   });
 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { billUsagePeriod, usageInvoiceId, usagePeriodsDue } from '../../commands/usage/bill-usage-period';
 import { recordUsage } from '../../commands/usage/record-usage';
+import { eventCatalogue } from '../../domain/event-catalogue';
 import { invoiceStream } from '../../domain/invoice/events';
 import { organisationStream } from '../../domain/organisation/events';
 import type { DomainEvent } from '../../domain/shared/decider';
@@ -102,6 +103,24 @@ describe('billUsagePeriod: given streams, when the close, then UsagePeriodBilled
       .given(given([recorded(stored('a', '350.5000')), billedEvent('150.0000', 1)]))
       .when((deps) => billUsagePeriod(deps, request, specCaller))
       .then({ [invoiceStream(invoiceId)]: [raisedEvent('50.0000', 50, '0.5000', '0.0500', '0.4500', '150.0000')] });
+  });
+
+  // The scheduler's renewal (with its CPI uplift) is another branch's work: this runs once its events exist.
+  const renewals = eventCatalogue.has('SubscriptionRenewed') && eventCatalogue.has('SubscriptionCpiUplifted') ? it : it.skip;
+  renewals('prices a period at the meter rates in force during it: a CPI uplift at the renewal after it does not reprice it', async () => {
+    // CPI doubles the calls rate to 0.0200 from the period starting 1 March; February's usage still bills at 0.0100.
+    const uplifted = {
+      type: 'SubscriptionCpiUplifted',
+      data: { subscriptionId: 'sub_1', periodStart: '2026-03-01', year: 2026, percent: '100.00', price: '20.0000', tiers: [], meters: [{ meterId: 'mtr_calls', price: '0.0200', tiers: [] }] },
+    };
+    const renewed = { type: 'SubscriptionRenewed', data: { subscriptionId: 'sub_1', periodStart: '2026-03-01', renewalDate: '2026-04-01' } };
+    await spec
+      .given({ ...given([recorded(stored('a', '350.5000'))]), [subscriptionStream('sub_1')]: [created, uplifted, renewed] })
+      .when((deps) => billUsagePeriod(deps, request, specCaller))
+      .then({
+        [usageStream('sub_1')]: [billedEvent('350.5000', 1)],
+        [invoiceStream(invoiceId)]: [raisedEvent('250.5000', 251, '2.5050', '0.2505', '2.2545', '350.5000')],
+      });
   });
 
   it('appends nothing when the period and its invoice are both done', async () => {

@@ -95,4 +95,39 @@ describe('projection runner', () => {
     await runner.stop();
     db.close();
   });
+
+  it('replays a rebuild without the read model’s indexes and builds them before reads move to it, blue/green and offline', async () => {
+    const { db, store, readStore } = open();
+    const indexesOf = (table: string) =>
+      db.prepare<[string], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(table).map((row) => row.name);
+    const indexedWhileApplying: string[][] = [];
+    const indexed: Projection = {
+      ...namesProjection(1),
+      indexes: [{ collection: 'names', fields: ['names'] }],
+      apply: async (event, context) => {
+        // Generation 1: built by the blue/green rebuild, then live and replayed offline.
+        indexedWhileApplying.push(indexesOf('rm_names_g1'));
+        await namesProjection(1).apply(event, context);
+      },
+    };
+    const runner = new ProjectionRunner(store, readStore, [indexed], silentLogger(), { batchSize: 2, rebuildBatchSize: 2 });
+    await runner.start();
+    const { position } = await store.append('organisation-org_1', [changed('a'), changed('b'), changed('c')], 'any');
+    await runner.waitFor(position);
+    expect(indexesOf('rm_names')).toEqual(['rm_names__names']);
+
+    indexedWhileApplying.length = 0;
+    runner.startRebuild(null, { verify: true });
+    expect(await runner.rebuilt()).toMatchObject({ status: 'switched', events: 3, differences: [] });
+    expect(indexedWhileApplying).toEqual([[], [], []]);
+    expect(indexesOf('rm_names_g1')).toEqual(['rm_names_g1__names']);
+
+    indexedWhileApplying.length = 0;
+    expect(await runner.replayInPlace(null)).toBe(3);
+    expect(indexedWhileApplying).toEqual([[], [], []]);
+    expect(indexesOf('rm_names_g1')).toEqual(['rm_names_g1__names']);
+    expect(await runner.readStore.get('names', 'all')).toEqual({ id: 'all', names: ['a', 'b', 'c'] });
+    await runner.stop();
+    db.close();
+  });
 });

@@ -86,15 +86,15 @@ const given = (usage: DomainEvent[], more: Record<string, DomainEvent[]> = {}) =
 describe('billUsagePeriod: given streams, when the close, then UsagePeriodBilled and the usage invoice', () => {
   const spec = handlerSpec({ now: NOW });
 
+  // 250.5 + 100 = 350.5 calls; 100 included → 250.5 × 0.01 = 2.505 → 2.5050; 10 % → 0.2505 (0.25050); 2.2545.
+  const february = [recorded(stored('a', '250.5000'), stored('b', '100.0000'))];
+  const februaryBilled = {
+    [usageStream('sub_1')]: [billedEvent('350.5000', 2)],
+    [invoiceStream(invoiceId)]: [raisedEvent('250.5000', 251, '2.5050', '0.2505', '2.2545', '350.5000')],
+  };
+
   it('bills the period from the stream’s totals and raises its invoice under the derived id', async () => {
-    // 250.5 + 100 = 350.5 calls; 100 included → 250.5 × 0.01 = 2.505 → 2.5050; 10 % → 0.2505 (0.25050); 2.2545.
-    await spec
-      .given(given([recorded(stored('a', '250.5000'), stored('b', '100.0000'))]))
-      .when((deps) => billUsagePeriod(deps, request, specCaller))
-      .then({
-        [usageStream('sub_1')]: [billedEvent('350.5000', 2)],
-        [invoiceStream(invoiceId)]: [raisedEvent('250.5000', 251, '2.5050', '0.2505', '2.2545', '350.5000')],
-      });
+    await spec.given(given(february)).when((deps) => billUsagePeriod(deps, request, specCaller)).then(februaryBilled);
   });
 
   it('finishes what a crash interrupted: the period billed but its invoice not raised, it raises the invoice of what was billed', async () => {
@@ -115,12 +115,9 @@ describe('billUsagePeriod: given streams, when the close, then UsagePeriodBilled
     };
     const renewed = { type: 'SubscriptionRenewed', data: { subscriptionId: 'sub_1', periodStart: '2026-03-01', renewalDate: '2026-04-01' } };
     await spec
-      .given({ ...given([recorded(stored('a', '350.5000'))]), [subscriptionStream('sub_1')]: [created, uplifted, renewed] })
+      .given({ ...given(february), [subscriptionStream('sub_1')]: [created, uplifted, renewed] })
       .when((deps) => billUsagePeriod(deps, request, specCaller))
-      .then({
-        [usageStream('sub_1')]: [billedEvent('350.5000', 1)],
-        [invoiceStream(invoiceId)]: [raisedEvent('250.5000', 251, '2.5050', '0.2505', '2.2545', '350.5000')],
-      });
+      .then(februaryBilled);
   });
 
   it('appends nothing when the period and its invoice are both done', async () => {

@@ -22,6 +22,8 @@ export const dueDatesDocument = z.object({
   renewal_date: z.string(),
   end_date: z.string().nullable(),
   renewal_invoice_raised: z.boolean(),
+  /** It bills meters: its closed usage periods are billed in arrears (the usage step source asks these). */
+  metered: z.boolean(),
   due: z.object(Object.fromEntries(STEP_KINDS.map((kind) => [kind, dueDate])) as Record<(typeof STEP_KINDS)[number], typeof dueDate>),
   /** The earliest of `due`; null when nothing is left to do (ended, complete). */
   next_due: z.string().nullable(),
@@ -99,6 +101,7 @@ export const dueDatesProjection: Projection = {
           renewal_date: s.renewalDate,
           end_date: s.endDate,
           renewal_invoice_raised: false,
+          metered: s.meters.length > 0,
         }),
       );
       return;

@@ -1,4 +1,7 @@
 import { runScheduledStep } from '../commands/subscription/run-scheduled-step';
+import { billUsagePeriod } from '../commands/usage/bill-usage-period';
+import { billedUsagePeriods } from '../commands/usage/usage-states';
+import { dueUsagePeriods } from '../domain/usage/billing';
 import { subscriptionCommand } from '../commands/subscription/subscription-command';
 import type { OpenOrganisation } from '../domain/organisation/decider';
 import { addDays, compareDates } from '../domain/pricing/calendar';
@@ -56,8 +59,32 @@ export const subscriptionSteps: StepSource = {
 };
 
 /**
- * Every kind of scheduled work, in the order they run when due on the same date.
- * Usage billing in arrears (`billUsagePeriod`, due at a usage period's end + `usage_grace_days`)
- * becomes one more entry here once it lands.
+ * Usage billing in arrears: each closed usage period of a metered subscription is billed
+ * `usage_grace_days` after it ends (`dueUsagePeriods`), oldest first, after that day's subscription steps.
  */
-export const STEP_SOURCES: readonly StepSource[] = [subscriptionSteps];
+export const usagePeriodSteps: StepSource = {
+  name: 'usage',
+  subjects: async (deps, org) => {
+    const docs = await deps.readStore.findAll<DueDatesDoc>(DUE_DATES, [
+      { field: '_organisation', eq: org.organisationId },
+      { field: 'metered', eq: true },
+    ]);
+    return docs.map((doc) => doc.id);
+  },
+  dueWork: async (deps, org, subscriptionId, until) => {
+    const { state } = await subscriptionCommand.load(deps.store, subscriptionId);
+    if (state.status === 'none') return [];
+    const billed = await billedUsagePeriods(deps.store, subscriptionId);
+    return dueUsagePeriods(state, billed, org.settings.usageGraceDays, until).map((period) => ({
+      kind: 'usage_close',
+      subject: subscriptionId,
+      date: period.due,
+      order: STEP_KINDS.length,
+      run: async (caller: Caller) =>
+        (await billUsagePeriod(deps, { organisationId: org.organisationId, subscriptionId, periodStart: period.periodStart }, caller)).billedNow,
+    }));
+  },
+};
+
+/** Every kind of scheduled work, in the order they run when due on the same date. */
+export const STEP_SOURCES: readonly StepSource[] = [subscriptionSteps, usagePeriodSteps];

@@ -4,7 +4,7 @@ import { projectionSpec } from '../support/projection-spec';
 import { londonSubscription, londonSubscriptionDocument } from '../support/subscription-fixtures';
 
 // londonSubscription: monthly from 1 Jan 2026, renewal date 1 Feb 2026.
-const base = { id: 'sub_1', _organisation: 'org_1', start_date: '2026-01-01', end_date: null };
+const base = { id: 'sub_1', _organisation: 'org_1', start_date: '2026-01-01', end_date: null, metered: false };
 
 describe('due dates read model: given subscription events, then the next due date per step kind', () => {
   it('a new subscription: renewal invoice and renewal at its renewal date (the lead days are the scheduler’s)', async () => {

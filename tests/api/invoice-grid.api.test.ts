@@ -51,7 +51,7 @@ describe('invoice grid: a sandbox advanced through 14 months', () => {
     sandboxId = (await openSandbox(service, live.id)).id;
     await connectAccounting(service, sandboxId);
     await defineCatalogue(service, sandboxId);
-    auth = (await createKey(service, sandboxId, ['subscriptions:read', 'subscriptions:write', 'invoices:read', 'customers:write'])).auth;
+    auth = (await createKey(service, sandboxId, ['subscriptions:read', 'subscriptions:write', 'invoices:read', 'customers:write', 'usage:write'])).auth;
     await request(service.app).post('/v1/customers').set(auth).send({ code: 'C1', name: 'Grid Customer' });
     subs.flat = await subscribe({ plan_code: 'flat' });
     subs.seats = await subscribe({ plan_code: 'seats', units: 5 });
@@ -62,6 +62,9 @@ describe('invoice grid: a sandbox advanced through 14 months', () => {
     subs.cpi = await subscribe({ plan_code: 'flat', cpi_enabled: true });
     subs.threeCycles = await subscribe({ plan_code: 'flat', end_after_cycles: 3 });
     subs.pending = await subscribe({ plan_code: 'seats', units: 3, start_date: '2027-02-15' });
+    // 5000 API calls in the metered subscription's first period (31 Jan – 28 Feb 2027), billed in arrears.
+    const usage = await request(service.app).post('/v1/usage_events').set(auth).send({ events: [{ event_id: 'grid-1', subscription: subs.metered, meter_code: 'api_calls', quantity: '5000' }] });
+    expect(usage.status).toBe(200);
   }, 60_000);
   afterAll(async () => {
     await service.close();
@@ -155,6 +158,15 @@ describe('invoice grid: a sandbox advanced through 14 months', () => {
   it('no_base_fee: a renewal line of 0.0000 each month (usage is billed in arrears on its own invoices)', async () => {
     const renewals = await renewalsOf(subs.metered!);
     expect(renewals.map((invoice) => invoice.subtotal)).toEqual(monthlyRenewals.map(() => '0.0000'));
+  });
+
+  it('usage in arrears: the first period’s 5000 API calls are billed usage_grace_days (1) after it ends, on 1 Mar', async () => {
+    const usageInvoices = (await invoicesOf(subs.metered!)).filter((invoice) => invoice.lines.some((l) => l.revenue_type === 'usage'));
+    // api_calls: per_unit 0.0015 past 1000 included: (5000 − 1000) × 0.0015 = 6.0000.
+    const first = usageInvoices.find((invoice) => invoice.lines.some((l) => l.amount !== '0.0000'))!;
+    expect(first.invoice_date).toBe('2027-03-01T00:00:00.000Z');
+    expect(first.lines.filter((l) => l.amount !== '0.0000').map((l) => [l.revenue_type, l.amount])).toEqual([['usage', '6.0000']]);
+    expect(first.subtotal).toBe('6.0000');
   });
 
   it('CPI: from the first renewal after 2027’s CPI is recorded the flat fee is 49.99 × 1.025 = 51.23975 → 51.2398, applied once for the year', async () => {

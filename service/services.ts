@@ -20,7 +20,7 @@ import type { JobQueues } from '../infra/jobs/port';
 import { SqliteJobQueues } from '../infra/jobs/sqlite';
 import type { Logger } from '../infra/logger';
 import type { RateLimiter } from '../infra/rate-limit/port';
-import { SqliteRateLimiter } from '../infra/rate-limit/sqlite';
+import { MemoryRateLimiter } from '../infra/rate-limit/memory';
 import type { ReadStore } from '../infra/read-store/port';
 import { SqliteReadStore } from '../infra/read-store/sqlite';
 import { openDatabase, type SqliteDatabase } from '../infra/sqlite/open-database';
@@ -63,13 +63,14 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
   const storedReadModels: ReadStore = config.MONGO_URL
     ? await (await import('../infra/read-store/mongo')).MongoReadStore.connect(config.MONGO_URL, 'billing')
     : new SqliteReadStore(db);
+  const clocks = realClocks(wallClock);
   const redis = config.REDIS_URL ? new (await import('ioredis')).default(config.REDIS_URL, { maxRetriesPerRequest: 3 }) : null;
   const rateLimiter: RateLimiter = redis
     ? new (await import('../infra/rate-limit/redis')).RedisRateLimiter(redis)
-    : new SqliteRateLimiter(db);
+    : new MemoryRateLimiter();
   const idempotency: IdempotencyStore = redis
     ? new (await import('../infra/idempotency/redis')).RedisIdempotencyStore(redis)
-    : new SqliteIdempotencyStore(db);
+    : new SqliteIdempotencyStore(db, undefined, () => clocks.wall.now().getTime());
   const queues: JobQueues = config.REDIS_URL
     ? new (await import('../infra/jobs/bullmq')).BullMqJobQueues({ url: config.REDIS_URL })
     : new SqliteJobQueues(db);
@@ -100,7 +101,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     store,
     readStore,
     lookups: readModelLookups(readStore),
-    clocks: realClocks(wallClock),
+    clocks,
     projections,
     rateLimiter,
     idempotency,

@@ -11,13 +11,28 @@ import {
 
 type Row = { fingerprint: string; token: string | null; response: string | null; expires_ms: number };
 
-/** The embedded idempotency store: one row per (scope, key), a lock or a stored success. */
+/** How often expired records are purged, and how many rows one purge statement deletes. */
+const PURGE_EVERY_MS = 60_000;
+const PURGE_BATCH = 1000;
+
+/**
+ * The embedded idempotency store: one row per (scope, key), a lock or a stored success. A request
+ * touches only its own row (the primary key); expired rows are purged in the background by `now`
+ * (the wall clock the API stamps records with), never on a request's path: an expired row still
+ * present is treated as absent and overwritten.
+ */
 export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly beginTx;
   private readonly completeStmt;
   private readonly releaseStmt;
+  private readonly purgeStmt;
+  private readonly purger: NodeJS.Timeout;
 
-  constructor(db: SqliteDatabase, private readonly options: IdempotencyOptions = DEFAULT_IDEMPOTENCY) {
+  constructor(
+    db: SqliteDatabase,
+    private readonly options: IdempotencyOptions = DEFAULT_IDEMPOTENCY,
+    now: () => number = Date.now,
+  ) {
     db.exec(`
       CREATE TABLE IF NOT EXISTS idempotency_records (
         scope TEXT NOT NULL,
@@ -28,7 +43,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         expires_ms INTEGER NOT NULL,
         PRIMARY KEY (scope, key)
       );
-      -- Every begin prunes expired records: without this index that is a scan of the whole table.
+      -- The background purge finds expired records by this index, not by a scan of the whole table.
       CREATE INDEX IF NOT EXISTS idempotency_records_expires ON idempotency_records (expires_ms);
     `);
     const find = db.prepare<[string, string], Row>(
@@ -39,9 +54,10 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
        ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, token = excluded.token,
          response = NULL, expires_ms = excluded.expires_ms`,
     );
-    const prune = db.prepare('DELETE FROM idempotency_records WHERE expires_ms <= ? AND rowid IN (SELECT rowid FROM idempotency_records WHERE expires_ms <= ? LIMIT 100)');
+    this.purgeStmt = db.prepare(
+      'DELETE FROM idempotency_records WHERE rowid IN (SELECT rowid FROM idempotency_records WHERE expires_ms <= ? LIMIT ?)',
+    );
     this.beginTx = db.transaction((scope: string, key: string, fingerprint: string, nowMs: number): BeginResult => {
-      prune.run(nowMs, nowMs);
       const row = find.get(scope, key);
       if (row && row.expires_ms > nowMs) {
         if (row.fingerprint !== fingerprint) return { kind: 'conflict' };
@@ -56,6 +72,19 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       'UPDATE idempotency_records SET response = ?, token = NULL, expires_ms = ? WHERE scope = ? AND key = ? AND token = ?',
     );
     this.releaseStmt = db.prepare('DELETE FROM idempotency_records WHERE scope = ? AND key = ? AND token = ?');
+    this.purger = setInterval(() => void this.purgeExpired(now()).catch(() => undefined), PURGE_EVERY_MS);
+    this.purger.unref();
+  }
+
+  /** Deletes every record expired at `nowMs`, a batch per statement; answers how many. */
+  purgeExpired(nowMs: number): Promise<number> {
+    return settle(() => {
+      let purged = 0;
+      for (let changes = PURGE_BATCH; changes === PURGE_BATCH; purged += changes) {
+        changes = this.purgeStmt.run(nowMs, PURGE_BATCH).changes;
+      }
+      return purged;
+    });
   }
 
   begin(scope: string, key: string, fingerprint: string, nowMs: number): Promise<BeginResult> {
@@ -75,6 +104,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   close(): Promise<void> {
+    clearInterval(this.purger);
     return Promise.resolve();
   }
 }

@@ -11,6 +11,7 @@ import { httpAccountingSystem } from '../infra/accounting/http-client';
 import type { AccountingSystem } from '../infra/accounting/port';
 import type { Clock } from '../infra/clock/clock';
 import { type Clocks, realClocks } from '../infra/clock/clocks';
+import { commitGroup, enableGroupCommit } from '../infra/sqlite/group-commit';
 import type { Config } from '../infra/config';
 import type { EventStore } from '../infra/event-store/port';
 import { SqliteEventStore } from '../infra/event-store/sqlite';
@@ -58,6 +59,8 @@ export const openEventStore = async (config: Config, db: SqliteDatabase): Promis
 
 export const openServices = async (config: Config, logger: Logger, wallClock?: Clock, resolver: Resolver = systemResolver): Promise<Services> => {
   const db = openDatabase(databaseFile(config.DATA_DIR));
+  // Concurrent requests' writes share one transaction and one fsync per loop turn.
+  enableGroupCommit(db);
   // Production drivers load only when their URL is set.
   const store = await openEventStore(config, db);
   const storedReadModels: ReadStore = config.MONGO_URL
@@ -118,6 +121,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
       redis?.disconnect();
       await store.close();
       await readStore.close();
+      commitGroup(db);
       db.close();
     },
   };

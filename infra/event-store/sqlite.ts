@@ -1,5 +1,5 @@
 import type { SqliteDatabase } from '../sqlite/open-database';
-import { settle } from '../sqlite/settle';
+import { writeInGroup } from '../sqlite/group-commit';
 import {
   type AppendResult,
   type EventStore,
@@ -31,7 +31,7 @@ const toStored = (row: Row): StoredEvent => ({
   metadata: JSON.parse(row.metadata) as StoredEvent['metadata'],
 });
 
-/** The embedded event log: one table in the SQLite file, appended to in one transaction per call. */
+/** The embedded event log: one table in the SQLite file; each append a savepoint of the connection's group commit. */
 export class SqliteEventStore implements EventStore {
   private readonly listeners = new Set<() => void>();
   private readonly statements;
@@ -69,37 +69,35 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
-  private readonly appendTx = (streamId: string, events: readonly NewEvent[], expected: ExpectedRevision) =>
-    this.db.transaction((): AppendResult => {
-      const last = this.statements.lastRevision.get(streamId)?.rev ?? null;
-      const actual = last === null ? 'no_stream' : last;
-      if (expected === 'no_stream' ? actual !== 'no_stream' : expected !== 'any' && expected !== actual) {
-        throw new WrongExpectedRevision(streamId, expected, actual);
-      }
-      let revision = last ?? -1;
-      let position = 0n;
-      for (const event of events) {
-        revision += 1;
-        const info = this.statements.insert.run(
-          streamId,
-          revision,
-          event.id,
-          event.type,
-          event.version,
-          JSON.stringify(event.data),
-          JSON.stringify(event.metadata),
-        );
-        position = BigInt(info.lastInsertRowid);
-      }
-      return { nextExpectedRevision: revision, position };
-    })();
+  private appendNow(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult {
+    const last = this.statements.lastRevision.get(streamId)?.rev ?? null;
+    const actual = last === null ? 'no_stream' : last;
+    if (expected === 'no_stream' ? actual !== 'no_stream' : expected !== 'any' && expected !== actual) {
+      throw new WrongExpectedRevision(streamId, expected, actual);
+    }
+    let revision = last ?? -1;
+    let position = 0n;
+    for (const event of events) {
+      revision += 1;
+      const info = this.statements.insert.run(
+        streamId,
+        revision,
+        event.id,
+        event.type,
+        event.version,
+        JSON.stringify(event.data),
+        JSON.stringify(event.metadata),
+      );
+      position = BigInt(info.lastInsertRowid);
+    }
+    return { nextExpectedRevision: revision, position };
+  }
 
-  append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    return settle(() => {
-      const result = this.appendTx(streamId, events, expected);
-      if (events.length > 0) for (const listener of this.listeners) listener();
-      return result;
-    });
+  /** Checked against `expected` and written in its own savepoint; resolves (and tells the listeners) once committed. */
+  async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    const result = await writeInGroup(this.db, () => this.appendNow(streamId, events, expected));
+    if (events.length > 0) for (const listener of this.listeners) listener();
+    return result;
   }
 
   readStream(streamId: string, fromRevision = 0): Promise<StoredEvent[]> {

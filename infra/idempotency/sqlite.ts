@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SqliteDatabase } from '../sqlite/open-database';
-import { settle } from '../sqlite/settle';
+import { writeInGroup } from '../sqlite/group-commit';
 import {
   type BeginResult,
   DEFAULT_IDEMPOTENCY,
@@ -22,14 +22,14 @@ const PURGE_BATCH = 1000;
  * present is treated as absent and overwritten.
  */
 export class SqliteIdempotencyStore implements IdempotencyStore {
-  private readonly beginTx;
+  private readonly beginNow;
   private readonly completeStmt;
   private readonly releaseStmt;
   private readonly purgeStmt;
   private readonly purger: NodeJS.Timeout;
 
   constructor(
-    db: SqliteDatabase,
+    private readonly db: SqliteDatabase,
     private readonly options: IdempotencyOptions = DEFAULT_IDEMPOTENCY,
     now: () => number = Date.now,
   ) {
@@ -57,7 +57,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     this.purgeStmt = db.prepare(
       'DELETE FROM idempotency_records WHERE rowid IN (SELECT rowid FROM idempotency_records WHERE expires_ms <= ? LIMIT ?)',
     );
-    this.beginTx = db.transaction((scope: string, key: string, fingerprint: string, nowMs: number): BeginResult => {
+    this.beginNow = (scope: string, key: string, fingerprint: string, nowMs: number): BeginResult => {
       const row = find.get(scope, key);
       if (row && row.expires_ms > nowMs) {
         if (row.fingerprint !== fingerprint) return { kind: 'conflict' };
@@ -67,7 +67,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       const token = randomUUID();
       lock.run(scope, key, fingerprint, token, nowMs + this.options.leaseMs);
       return { kind: 'started', token };
-    });
+    };
     this.completeStmt = db.prepare(
       'UPDATE idempotency_records SET response = ?, token = NULL, expires_ms = ? WHERE scope = ? AND key = ? AND token = ?',
     );
@@ -78,7 +78,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   /** Deletes every record expired at `nowMs`, a batch per statement; answers how many. */
   purgeExpired(nowMs: number): Promise<number> {
-    return settle(() => {
+    return writeInGroup(this.db, () => {
       let purged = 0;
       for (let changes = PURGE_BATCH; changes === PURGE_BATCH; purged += changes) {
         changes = this.purgeStmt.run(nowMs, PURGE_BATCH).changes;
@@ -88,17 +88,17 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   begin(scope: string, key: string, fingerprint: string, nowMs: number): Promise<BeginResult> {
-    return settle(() => this.beginTx(scope, key, fingerprint, nowMs));
+    return writeInGroup(this.db, () => this.beginNow(scope, key, fingerprint, nowMs));
   }
 
   complete(scope: string, key: string, token: string, response: StoredResponse, nowMs: number): Promise<void> {
-    return settle(() => {
+    return writeInGroup(this.db, () => {
       this.completeStmt.run(JSON.stringify(response), nowMs + this.options.lifetimeMs, scope, key, token);
     });
   }
 
   release(scope: string, key: string, token: string): Promise<void> {
-    return settle(() => {
+    return writeInGroup(this.db, () => {
       this.releaseStmt.run(scope, key, token);
     });
   }

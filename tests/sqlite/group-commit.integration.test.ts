@@ -5,7 +5,7 @@ import { SqliteEventStore } from '../../infra/event-store/sqlite';
 import { SqliteIdempotencyStore } from '../../infra/idempotency/sqlite';
 import { SqliteReadStore } from '../../infra/read-store/sqlite';
 import { commitGroup, enableGroupCommit, writeInGroup } from '../../infra/sqlite/group-commit';
-import { openDatabase, type SqliteDatabase } from '../../infra/sqlite/open-database';
+import { openDatabase } from '../../infra/sqlite/open-database';
 import { tempDir } from '../support/test-service';
 
 const event = (type: string): NewEvent => ({

@@ -1,7 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { formatRatio, formatResult, type LoadResult, runLoad } from './load';
-import type { BenchSeed, Served } from './serve';
+import type { BenchSeed, Served, WorkDone } from './serve';
 
 export type HttpOptions = Readonly<{
   requests: number;
@@ -18,6 +18,11 @@ const REQUESTS_PER_KEY = 100;
 const EVENTS_PER_BATCH = 100;
 const keysFor = (requests: number) => Math.ceil(requests / REQUESTS_PER_KEY) + 1;
 
+const formatWork = (work: WorkDone, requests: number): string => {
+  const each = (n: number) => (n / requests).toFixed(2);
+  return `  per request: ${each(work.commits)} commits (fsyncs) shared by ${each(work.writes)} writes, ${each(work.streamLoads)} stream loads, ${each(work.accountingCalls)} accounting round trips`;
+};
+
 /** Starts `bench/serve.ts` in its own process: the load generator never shares the server's event loop. */
 const startServer = async (target: 'bare' | 'service', seed: BenchSeed | null, profileDir: string | null) => {
   const child: ChildProcess = fork(join(__dirname, 'serve.js'), [target], {
@@ -29,13 +34,29 @@ const startServer = async (target: 'bare' | 'service', seed: BenchSeed | null, p
     child.once('message', (message) => resolve((message as { ready: Served }).ready));
     child.once('exit', (code) => reject(new Error(`the ${target} server exited with ${code} before it was ready`)));
   });
+  const ask = (message: 'reset' | 'read') =>
+    new Promise<WorkDone | null>((resolve) => {
+      if (message === 'reset') {
+        child.send(message);
+        resolve(null);
+        return;
+      }
+      child.once('message', (answer) => resolve((answer as { work: WorkDone | null }).work));
+      child.send(message);
+    });
+  /** Runs a load and reads what the service did for it. */
+  const measure = async (load: () => Promise<LoadResult>): Promise<LoadResult & { work: WorkDone | null }> => {
+    await ask('reset');
+    const result = await load();
+    return { ...result, work: await ask('read') };
+  };
   const stop = () =>
     new Promise<void>((resolve) => {
       child.removeAllListeners('exit');
       child.once('exit', () => resolve());
       child.send('stop');
     });
-  return { served, origin: new URL(served.url).origin, stop };
+  return { served, origin: new URL(served.url).origin, measure, stop };
 };
 
 const creations = (served: Served, runLabel: string) => (i: number) => ({
@@ -53,9 +74,10 @@ const creations = (served: Served, runLabel: string) => (i: number) => ({
 export const httpBench = async (options: HttpOptions, print: (line: string) => void): Promise<boolean> => {
   const { requests, connections } = options;
   const results: LoadResult[] = [];
-  const row = (label: string, result: LoadResult) => {
+  const row = (label: string, result: LoadResult & { work?: WorkDone | null }) => {
     results.push(result);
     print(formatResult(label, result));
+    if (result.work) print(formatWork(result.work, result.requests));
     return result;
   };
 
@@ -69,20 +91,20 @@ export const httpBench = async (options: HttpOptions, print: (line: string) => v
     { idempotencyRecords: 0, organisationEvents: 0, keys: { 'subscriptions:write': keysFor(requests), 'usage:write': keysFor(options.usageBatches) }, meteredSubscriptions: connections },
     options.profileDir,
   );
-  const created = row('POST /v1/subscriptions (+ first invoice)', await runLoad(empty.origin, requests, connections, creations(empty.served, 'empty')));
+  const created = row('POST /v1/subscriptions (+ first invoice)', await empty.measure(() => runLoad(empty.origin, requests, connections, creations(empty.served, 'empty'))));
   print(formatRatio('subscription creation', created, baseline));
 
   // Usage ingestion: one usage-only subscription per connection, so batches append to different streams.
   const { metered } = empty.served;
   const usage = row(
     `POST /v1/usage_events (${EVENTS_PER_BATCH} a batch)`,
-    await runLoad(empty.origin, options.usageBatches, connections, (i) => ({
+    await empty.measure(() => runLoad(empty.origin, options.usageBatches, connections, (i) => ({
       path: '/v1/usage_events',
       headers: { authorization: `Bearer ${empty.served.keys['usage:write']![Math.floor(i / REQUESTS_PER_KEY)]}` },
       body: JSON.stringify({
         events: Array.from({ length: EVENTS_PER_BATCH }, (_, k) => ({ event_id: `bench-${i}-${k}`, subscription: metered[i % metered.length], meter_code: 'api_calls', quantity: '1.5' })),
       }),
-    })),
+    }))),
   );
   print(`  usage ingestion: ${(usage.perSecond * EVENTS_PER_BATCH).toFixed(0)} events/s (durable, de-duplicated by event_id)`);
   print(formatRatio('usage batches', usage, baseline));
@@ -95,7 +117,7 @@ export const httpBench = async (options: HttpOptions, print: (line: string) => v
   );
   const withData = row(
     `  … ${options.idempotencyRecords} idempotency records, ${options.organisationEvents}-event org`,
-    await runLoad(seeded.origin, requests, connections, creations(seeded.served, 'seeded')),
+    await seeded.measure(() => runLoad(seeded.origin, requests, connections, creations(seeded.served, 'seeded'))),
   );
   print(formatRatio('with data', withData, baseline));
   print(`  with data: ${(withData.perSecond / created.perSecond).toFixed(3)} × the empty-database figure`);

@@ -8,7 +8,8 @@ import { silentLogger } from '../infra/logger';
 import { openDatabase } from '../infra/sqlite/open-database';
 import { SqliteIdempotencyStore } from '../infra/idempotency/sqlite';
 import { startService } from '../service/server';
-import { databaseFile } from '../service/services';
+import { databaseFile, type Services } from '../service/services';
+import { enableGroupCommit } from '../infra/sqlite/group-commit';
 import { startBareExpress } from './bare-express';
 
 /**
@@ -30,6 +31,9 @@ export type BenchSeed = Readonly<{
 }>;
 
 export type Served = Readonly<{ url: string; keys: Record<string, string[]>; metered: string[] }>;
+
+/** What the service did while the load ran, summed: divided by the requests, the per-request profile. */
+export type WorkDone = { commits: number; writes: number; streamLoads: number; accountingCalls: number };
 
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
@@ -55,7 +59,41 @@ const post = async (url: string, token: string, body: unknown, idempotencyKey?: 
   return response.json();
 };
 
-const serveService = async (seed: BenchSeed): Promise<{ served: Served; stop(): Promise<void> }> => {
+/**
+ * Counts the service's commits (its connection's group commits, one fsync each; the demonstration
+ * ledger's file commits apart), the writes that joined them, stream loads, and calls to the
+ * accounting system (each a round trip), from `reset()`.
+ */
+const countWork = (services: Services) => {
+  const group = enableGroupCommit(services.db);
+  const { store } = services;
+  const readStream = store.readStream.bind(store);
+  const counted: WorkDone = { commits: 0, writes: 0, streamLoads: 0, accountingCalls: 0 };
+  store.readStream = (...args) => {
+    counted.streamLoads += 1;
+    return readStream(...args);
+  };
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (input, init) => {
+    if (String(input instanceof Request ? input.url : input).startsWith(services.accountingUrl)) counted.accountingCalls += 1;
+    return realFetch(input, init);
+  };
+  let start = { commits: 0, writes: 0 };
+  const sum = () => ({ ...group.counts });
+  return {
+    reset: () => {
+      start = sum();
+      counted.streamLoads = 0;
+      counted.accountingCalls = 0;
+    },
+    read: (): WorkDone => {
+      const now = sum();
+      return { ...counted, commits: now.commits - start.commits, writes: now.writes - start.writes };
+    },
+  };
+};
+
+const serveService = async (seed: BenchSeed) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-'));
   if (seed.idempotencyRecords > 0) seedIdempotencyRecords(dataDir, seed.idempotencyRecords);
   const service = await startService(loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ADMIN_TOKEN }), silentLogger());
@@ -86,18 +124,19 @@ const serveService = async (seed: BenchSeed): Promise<{ served: Served; stop(): 
     const made = (await post(`${service.url}/v1/subscriptions`, service.demo!.apiKey, { customer_code: 'ACME', plan_code: 'api' }, `bench-usage-${i}`)) as { id: string };
     metered.push(made.id);
   }
-  return { served: { url: service.url, keys, metered }, stop: () => service.stop() };
+  return { served: { url: service.url, keys, metered }, stop: () => service.stop(), counter: countWork(service.services) };
 };
 
 const main = async (): Promise<void> => {
   const target = process.argv[2];
   const running =
     target === 'bare'
-      ? await startBareExpress().then((bare) => ({ served: { url: `${bare.url}/echo`, keys: {}, metered: [] }, stop: bare.close }))
+      ? await startBareExpress().then((bare) => ({ served: { url: `${bare.url}/echo`, keys: {}, metered: [] }, stop: bare.close, counter: null }))
       : await serveService(JSON.parse(process.env.BENCH_SEED ?? '{}') as BenchSeed);
   process.on('message', (message) => {
-    if (message !== 'stop') return;
-    void running.stop().finally(() => process.exit(0));
+    if (message === 'reset') running.counter?.reset();
+    if (message === 'read') process.send!({ work: running.counter?.read() ?? null });
+    if (message === 'stop') void running.stop().finally(() => process.exit(0));
   });
   process.send!({ ready: running.served });
 };

@@ -10,6 +10,8 @@ export type Handled<State, Event> = Readonly<{
   events: Event[];
   /** Global position of the last appended event; 0n when the command changed nothing. */
   position: bigint;
+  /** The stream's revision `state` stands at: a later command in the request starts from it instead of reading the stream again. */
+  revision: number | 'no_stream';
 }>;
 
 export type Loaded<State> = Readonly<{ state: State; revision: number | 'no_stream' }>;
@@ -46,6 +48,23 @@ export type StateSource<State> = Readonly<{
 }>;
 
 /**
+ * A state the request already holds (loaded or returned by an earlier command): the first attempt
+ * decides on it without reading the stream; a retry after a conflict reads only the events after it.
+ */
+export const startingFrom = <State, Event extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
+  loaded: Loaded<State>,
+): StateSource<State> => {
+  let latest: Loaded<State> | null = null;
+  return {
+    load: async () => (latest = latest === null ? loaded : await loadState(store, streamId, decider, latest)),
+    committed: () => undefined,
+  };
+};
+
+/**
  * Load the stream, decide, append with the expected revision; retry only on a revision conflict.
  * `decide` may answer more than events (a usage batch's outcome per event): `result` comes back with them.
  */
@@ -61,7 +80,7 @@ export const handleDecision = async <State, Event extends DomainEvent, Result>(
   for (let attempt = 1; ; attempt++) {
     const { state, revision } = await source.load();
     const { events, result } = decide(state);
-    if (events.length === 0) return { state, events, position: 0n, result };
+    if (events.length === 0) return { state, events, position: 0n, revision, result };
     await beforeAppend?.(events, state);
     try {
       const appended = await store.append(
@@ -78,7 +97,7 @@ export const handleDecision = async <State, Event extends DomainEvent, Result>(
       // Folded only once committed: a state kept between requests never holds events that were refused.
       const next = events.reduce(decider.evolve, state);
       source.committed({ state: next, revision: appended.nextExpectedRevision });
-      return { state: next, events, position: appended.position, result };
+      return { state: next, events, position: appended.position, revision: appended.nextExpectedRevision, result };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw error;
       await conflictBackoff(attempt);
@@ -86,7 +105,7 @@ export const handleDecision = async <State, Event extends DomainEvent, Result>(
   }
 };
 
-/** Load the stream, decide, append with the expected revision; retry only on a revision conflict. */
+/** Load the stream (or start from `loaded`), decide, append with the expected revision; retry only on a revision conflict. */
 export const handle = async <State, Command, Event extends DomainEvent>(
   store: EventStore,
   streamId: string,
@@ -94,14 +113,16 @@ export const handle = async <State, Command, Event extends DomainEvent>(
   command: Command,
   metadata: EventMetadata,
   beforeAppend?: BeforeAppend<State, Event>,
+  loaded?: Loaded<State>,
 ): Promise<Handled<State, Event>> => {
-  const { state, events, position } = await handleDecision(
+  const { state, events, position, revision } = await handleDecision(
     store,
     streamId,
     decider,
     (current) => ({ events: decider.decide(command, current), result: null }),
     metadata,
     beforeAppend,
+    loaded ? startingFrom(store, streamId, decider, loaded) : undefined,
   );
-  return { state, events, position };
+  return { state, events, position, revision };
 };

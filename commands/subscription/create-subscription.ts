@@ -36,8 +36,8 @@ const finish = async (deps: ImportDeps, caller: Caller, org: OpenOrganisation, s
     paymentTermsDays: org.settings.paymentTermsDays,
   });
   const organisation = { id: org.organisationId, livemode: org.livemode };
-  await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...raised }, caller, organisation);
-  const pushed = await pushInvoice(deps, caller, org, invoiceId);
+  const invoice = await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...raised }, caller, organisation);
+  const pushed = await pushInvoice(deps, caller, org, invoiceId, invoice);
   return { subscriptionId, invoiceId, position: latestPosition(position, pushed.position) };
 };
 
@@ -112,7 +112,7 @@ export const createSubscription = async (
     }
   };
   const recordingFingerprint = { ...caller, requestFingerprint: context.requestFingerprint };
-  const created = await subscriptionCommand(deps, subscriptionId, command, recordingFingerprint, organisation, createCustomer);
+  const created = await subscriptionCommand(deps, subscriptionId, command, recordingFingerprint, organisation, createCustomer, existing);
   if (created.state.status === 'none') throw new Error('the subscription was not recorded');
   return { ...(await finish(deps, caller, org, created.state.subscription, created.position)), replayed: false };
 };

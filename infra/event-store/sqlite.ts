@@ -69,33 +69,34 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
-  private appendNow(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult {
-    const last = this.statements.lastRevision.get(streamId)?.rev ?? null;
-    const actual = last === null ? 'no_stream' : last;
-    if (expected === 'no_stream' ? actual !== 'no_stream' : expected !== 'any' && expected !== actual) {
-      throw new WrongExpectedRevision(streamId, expected, actual);
-    }
-    let revision = last ?? -1;
-    let position = 0n;
-    for (const event of events) {
-      revision += 1;
-      const info = this.statements.insert.run(
-        streamId,
-        revision,
-        event.id,
-        event.type,
-        event.version,
-        JSON.stringify(event.data),
-        JSON.stringify(event.metadata),
-      );
-      position = BigInt(info.lastInsertRowid);
-    }
-    return { nextExpectedRevision: revision, position };
-  }
+  private readonly appendTx = (streamId: string, events: readonly NewEvent[], expected: ExpectedRevision) =>
+    this.db.transaction((): AppendResult => {
+      const last = this.statements.lastRevision.get(streamId)?.rev ?? null;
+      const actual = last === null ? 'no_stream' : last;
+      if (expected === 'no_stream' ? actual !== 'no_stream' : expected !== 'any' && expected !== actual) {
+        throw new WrongExpectedRevision(streamId, expected, actual);
+      }
+      let revision = last ?? -1;
+      let position = 0n;
+      for (const event of events) {
+        revision += 1;
+        const info = this.statements.insert.run(
+          streamId,
+          revision,
+          event.id,
+          event.type,
+          event.version,
+          JSON.stringify(event.data),
+          JSON.stringify(event.metadata),
+        );
+        position = BigInt(info.lastInsertRowid);
+      }
+      return { nextExpectedRevision: revision, position };
+    })();
 
-  /** Checked against `expected` and written in its own savepoint; resolves (and tells the listeners) once committed. */
+  /** Checked against `expected` in a savepoint of the connection's group commit; resolves (and tells the listeners) once committed. */
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    const result = await writeInGroup(this.db, () => this.appendNow(streamId, events, expected));
+    const result = await writeInGroup(this.db, () => this.appendTx(streamId, events, expected));
     if (events.length > 0) for (const listener of this.listeners) listener();
     return result;
   }

@@ -20,6 +20,26 @@ const PLURAL = { day: 'days', week: 'weeks', month: 'months', year: 'years' } as
 
 const startAfter = (base: DateTime, interval: Interval, n: number): DateTime => base.plus({ [PLURAL[interval.unit]]: n * interval.count });
 
+/**
+ * The calendar computed with Luxon, a DateTime per step: the answer for dates the day arithmetic
+ * does not cover (impossible dates, years past 200000), and the reference it is property-tested against.
+ */
+export const byLuxon = {
+  periodStart: (anchor: string, interval: Interval, n: number): string => print(startAfter(parse(anchor), interval, n)),
+  periodContaining: (anchor: string, interval: Interval, date: string): Period & { index: number } => {
+    const base = parse(anchor);
+    const target = parse(date);
+    const elapsed = Math.floor(target.diff(base, PLURAL[interval.unit]).as(PLURAL[interval.unit]));
+    let n = Math.max(0, Math.floor(elapsed / interval.count));
+    for (let step = 0; step < 2 && startAfter(base, interval, n + 1) <= target; step++) n++;
+    for (let step = 0; step < 2 && n > 0 && startAfter(base, interval, n) > target; step++) n--;
+    return { index: n, start: print(startAfter(base, interval, n)), end: print(startAfter(base, interval, n + 1)) };
+  },
+  compareDates: (a: string, b: string): number => parse(a).toMillis() - parse(b).toMillis(),
+  daysBetween: (start: string, end: string): number => Math.round(parse(end).diff(parse(start), 'days').days),
+  addDays: (date: string, days: number): string => print(parse(date).plus({ days })),
+};
+
 /** The same step in plain date arithmetic (see civil-date.ts); null past the years it covers. */
 const civilStartAfter = (base: CivilDate, interval: Interval, n: number): CivilDate | null => {
   const steps = n * interval.count;
@@ -38,7 +58,7 @@ const civilStartAfter = (base: CivilDate, interval: Interval, n: number): CivilD
 export const periodStart = (anchor: string, interval: Interval, n: number): string => {
   const base = readCivilDate(anchor);
   const start = base && civilStartAfter(base, interval, n);
-  return start ? printCivilDate(start) : print(startAfter(parse(anchor), interval, n));
+  return start ? printCivilDate(start) : byLuxon.periodStart(anchor, interval, n);
 };
 
 /** Calendar units from `base` to `target` rounded down, as the starting guess for the period index. */
@@ -71,15 +91,7 @@ const civilPeriodContaining = (base: CivilDate, interval: Interval, target: Civi
 export const periodContaining = (anchor: string, interval: Interval, date: string): Period & { index: number } => {
   const civilBase = readCivilDate(anchor);
   const civilTarget = readCivilDate(date);
-  const civil = civilBase && civilTarget && civilPeriodContaining(civilBase, interval, civilTarget);
-  if (civil) return civil;
-  const base = parse(anchor);
-  const target = parse(date);
-  const elapsed = Math.floor(target.diff(base, PLURAL[interval.unit]).as(PLURAL[interval.unit]));
-  let n = Math.max(0, Math.floor(elapsed / interval.count));
-  for (let step = 0; step < 2 && startAfter(base, interval, n + 1) <= target; step++) n++;
-  for (let step = 0; step < 2 && n > 0 && startAfter(base, interval, n) > target; step++) n--;
-  return { index: n, start: print(startAfter(base, interval, n)), end: print(startAfter(base, interval, n + 1)) };
+  return (civilBase && civilTarget && civilPeriodContaining(civilBase, interval, civilTarget)) || byLuxon.periodContaining(anchor, interval, date);
 };
 
 /** The range of calendar dates the API accepts and computes; a date outside it is refused, never printed. */
@@ -89,22 +101,22 @@ export const LAST_DATE = '9999-12-31';
 /** Orders two calendar dates as dates (negative, zero, positive), whatever the width of their years. */
 export const compareDates = (a: string, b: string): number => {
   const [left, right] = [readCivilDate(a), readCivilDate(b)];
-  return left && right ? (dayNumber(left) - dayNumber(right)) * 86_400_000 : parse(a).toMillis() - parse(b).toMillis();
+  return left && right ? (dayNumber(left) - dayNumber(right)) * 86_400_000 : byLuxon.compareDates(a, b);
 };
 
 /** A date from FIRST_DATE to LAST_DATE (a computed one may print with five digits and fall outside). */
 export const isDateInRange = (text: string): boolean =>
-  WIDE_DATE.test(text) && parse(text).isValid && compareDates(text, FIRST_DATE) >= 0 && compareDates(text, LAST_DATE) <= 0;
+  WIDE_DATE.test(text) && (readCivilDate(text) !== null || parse(text).isValid) && compareDates(text, FIRST_DATE) >= 0 && compareDates(text, LAST_DATE) <= 0;
 
 export const daysBetween = (start: string, end: string): number => {
   const [from, to] = [readCivilDate(start), readCivilDate(end)];
-  return from && to ? dayNumber(to) - dayNumber(from) : Math.round(parse(end).diff(parse(start), 'days').days);
+  return from && to ? dayNumber(to) - dayNumber(from) : byLuxon.daysBetween(start, end);
 };
 
 export const addDays = (date: string, days: number): string => {
   const from = Number.isInteger(days) ? readCivilDate(date) : null;
   const to = from && fromDayNumber(dayNumber(from) + days);
-  return to && inCivilRange(to) ? printCivilDate(to) : print(parse(date).plus({ days }));
+  return to && inCivilRange(to) ? printCivilDate(to) : byLuxon.addDays(date, days);
 };
 
 /** The calendar date of an instant in a timezone. */

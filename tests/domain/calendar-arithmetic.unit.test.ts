@@ -1,40 +1,12 @@
 import fc from 'fast-check';
-import { DateTime } from 'luxon';
-import { addDays, compareDates, daysBetween, type Interval, isDateInRange, periodContaining, periodStart } from '../../domain/pricing/calendar';
+import { addDays, byLuxon, compareDates, daysBetween, isDateInRange, periodContaining, periodStart } from '../../domain/pricing/calendar';
 
 /**
  * The billing calendar computes dates with plain day arithmetic (domain/pricing/civil-date.ts)
- * instead of Luxon on its hot path. The reference below is the Luxon implementation it replaced,
- * kept verbatim: on any dates, intervals and counts, both must answer exactly the same.
+ * instead of Luxon on its hot path. `byLuxon` is the Luxon implementation it replaced (kept as the
+ * fallback): on any dates, intervals and counts, both must answer exactly the same.
  */
-const luxon = (() => {
-  const DATE = 'yyyy-MM-dd';
-  const WIDE_DATE = /^(\d{4,6})-(\d{2})-(\d{2})$/;
-  const parse = (date: string): DateTime => {
-    const wide = WIDE_DATE.exec(date);
-    return wide
-      ? DateTime.fromObject({ year: Number(wide[1]), month: Number(wide[2]), day: Number(wide[3]) }, { zone: 'UTC' })
-      : DateTime.fromISO(date, { zone: 'UTC' });
-  };
-  const print = (date: DateTime): string => date.toFormat(DATE);
-  const PLURAL = { day: 'days', week: 'weeks', month: 'months', year: 'years' } as const;
-  const startAfter = (base: DateTime, interval: Interval, n: number): DateTime => base.plus({ [PLURAL[interval.unit]]: n * interval.count });
-  return {
-    periodStart: (anchor: string, interval: Interval, n: number): string => print(startAfter(parse(anchor), interval, n)),
-    periodContaining: (anchor: string, interval: Interval, date: string) => {
-      const base = parse(anchor);
-      const target = parse(date);
-      const elapsed = Math.floor(target.diff(base, PLURAL[interval.unit]).as(PLURAL[interval.unit]));
-      let n = Math.max(0, Math.floor(elapsed / interval.count));
-      for (let step = 0; step < 2 && startAfter(base, interval, n + 1) <= target; step++) n++;
-      for (let step = 0; step < 2 && n > 0 && startAfter(base, interval, n) > target; step++) n--;
-      return { index: n, start: print(startAfter(base, interval, n)), end: print(startAfter(base, interval, n + 1)) };
-    },
-    compareDates: (a: string, b: string): number => parse(a).toMillis() - parse(b).toMillis(),
-    daysBetween: (start: string, end: string): number => Math.round(parse(end).diff(parse(start), 'days').days),
-    addDays: (date: string, days: number): string => print(parse(date).plus({ days })),
-  };
-})();
+const luxon = byLuxon;
 
 /** An answer or the error thrown (Luxon throws on an impossible date in some paths; so must the replacement). */
 const outcome = <T>(compute: () => T): { value: T } | { error: string } => {

@@ -25,7 +25,7 @@ export const runLoad = async (
   let next = 0;
   const result = await autocannon({
     url: origin,
-    connections,
+    connections: Math.min(connections, total),
     amount: total,
     timeout: 30,
     requests: [

@@ -138,6 +138,8 @@ const main = async (): Promise<void> => {
     if (message === 'read') process.send!({ work: running.counter?.read() ?? null });
     if (message === 'stop') void running.stop().finally(() => process.exit(0));
   });
+  // The bench died (interrupted, or its output closed): no server left running on its own.
+  process.on('disconnect', () => process.exit(0));
   process.send!({ ready: running.served });
 };
 

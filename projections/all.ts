@@ -2,6 +2,7 @@ import { apiKeysProjection } from './api-keys';
 import { chargesProjection } from './charges';
 import { creditNotesProjection } from './credit-notes';
 import { customersProjection } from './customers';
+import { dueDatesProjection } from './due-dates';
 import { invoicesProjection } from './invoices';
 import { metersProjection } from './meters';
 import { organisationsProjection } from './organisations';
@@ -23,4 +24,5 @@ export const allProjections: readonly Projection[] = [
   webhookEndpointsProjection,
   creditNotesProjection,
   usageProjection,
+  dueDatesProjection,
 ];

@@ -108,6 +108,8 @@ export const organisationsProjection: Projection = {
         return;
       }
       case 'SandboxResetRequested':
+      case 'CpiRecorded':
+      case 'TestClockAdvanced':
         return;
       case 'AccountingConnected':
       case 'AccountingDisconnected':

@@ -4,6 +4,7 @@ import { createOrganisation } from '../../commands/organisation/create-organisat
 import { openSandbox } from '../../commands/organisation/open-sandbox';
 import { organisationCommand } from '../../commands/organisation/organisation-command';
 import { latestPosition } from '../../commands/positions';
+import { advanceRunning } from '../../domain/organisation/time';
 import { newId } from '../../infra/ids';
 import { ORGANISATIONS, type OrganisationDoc } from '../../projections/organisations';
 import type { ApiDeps } from '../deps';
@@ -122,10 +123,19 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
       summary: 'Ask for a sandbox reset (recorded with its copy options)',
       body: sandboxCopyBody,
       status: 200,
+      errors: [409],
     },
     async ({ req, body, params }) => {
       const sandbox = await findOrganisation(deps, params.org!);
-      const { position } = await organisationCommand(deps, sandbox.id, { type: 'ResetSandbox', copy: body.copy }, adminCaller(req), sandbox);
+      // Never while its test clock is being advanced; the clock returns to real time.
+      if (!deps.clocks.beginAdvance(sandbox.id)) throw advanceRunning();
+      let position: bigint;
+      try {
+        ({ position } = await organisationCommand(deps, sandbox.id, { type: 'ResetSandbox', copy: body.copy }, adminCaller(req), sandbox));
+        deps.clocks.setTestClock(sandbox.id, null);
+      } finally {
+        deps.clocks.endAdvance(sandbox.id);
+      }
       return { body: await readAfterWrite(deps, position, () => findOrganisation(deps, sandbox.id)) };
     },
   );

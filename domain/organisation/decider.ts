@@ -2,6 +2,7 @@ import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
 import type { AccountingConnected, OrganisationEvent, PlanLimits, SandboxCopy } from './events';
 import { requireAccountingConnected, requireOpen } from './rules';
+import { checkCpi, decideClockAdvance } from './time';
 import type { OrganisationSettings } from './settings';
 
 export type AccountingConnection = Readonly<{
@@ -20,6 +21,10 @@ export type OpenOrganisation = {
   sandboxId: string | null;
   accounting: AccountingConnection | null;
   planLimits: PlanLimits;
+  /** CPI percentages by year, as recorded (the latest year's is the one renewals apply). */
+  cpi: Readonly<Record<string, string>>;
+  /** A sandbox's test clock: the instant it stands at, or null for real time. */
+  testClock: string | null;
 };
 
 export type OrganisationState = { status: 'none' } | OpenOrganisation;
@@ -38,7 +43,9 @@ export type OrganisationCommand =
   | { type: 'ConnectAccounting'; tenantId: string; tenantName: string; accounts: AccountingConnected['data']['accounts'] }
   | { type: 'DisconnectAccounting' }
   | { type: 'MapAccounts'; revenue: string; usageRevenue: string | null }
-  | { type: 'SetPlanLimits'; limits: PlanLimits };
+  | { type: 'SetPlanLimits'; limits: PlanLimits }
+  | { type: 'RecordCpi'; year: number; percent: string }
+  | { type: 'AdvanceTestClock'; now: string; date: string };
 
 const refuseSetupModeInSandbox = (livemode: boolean, setupMode: boolean | undefined): void => {
   if (!livemode && setupMode) {
@@ -55,7 +62,7 @@ export const withNeeds = (copy: SandboxCopy): SandboxCopy => {
 
 const evolve = (state: OrganisationState, event: OrganisationEvent): OrganisationState => {
   if (event.type === 'OrganisationCreated') {
-    return { status: 'open', ...event.data, sandboxId: null, accounting: null, planLimits: { customers: null, subscriptions: null } };
+    return { status: 'open', ...event.data, sandboxId: null, accounting: null, planLimits: { customers: null, subscriptions: null }, cpi: {}, testClock: null };
   }
   if (state.status !== 'open') return state;
   switch (event.type) {
@@ -64,7 +71,8 @@ const evolve = (state: OrganisationState, event: OrganisationEvent): Organisatio
     case 'SandboxOpened':
       return { ...state, sandboxId: event.data.sandboxId };
     case 'SandboxResetRequested':
-      return state;
+      // A reset returns the test clock to real time.
+      return { ...state, testClock: null };
     case 'AccountingConnected':
       return {
         ...state,
@@ -78,6 +86,10 @@ const evolve = (state: OrganisationState, event: OrganisationEvent): Organisatio
         : state;
     case 'PlanLimitsSet':
       return { ...state, planLimits: { customers: event.data.customers, subscriptions: event.data.subscriptions } };
+    case 'CpiRecorded':
+      return { ...state, cpi: { ...state.cpi, [String(event.data.year)]: event.data.percent } };
+    case 'TestClockAdvanced':
+      return { ...state, testClock: event.data.frozenTime };
     default: {
       const exhaustive: never = event;
       return exhaustive;
@@ -155,6 +167,14 @@ const decide = (command: OrganisationCommand, state: OrganisationState): Organis
     case 'SetPlanLimits': {
       const organisation = requireOpen(state);
       return [{ type: 'PlanLimitsSet', data: { organisationId: organisation.organisationId, ...command.limits } }];
+    }
+    case 'RecordCpi': {
+      const organisation = requireOpen(state);
+      return [{ type: 'CpiRecorded', data: { organisationId: organisation.organisationId, year: command.year, percent: checkCpi(command.year, command.percent) } }];
+    }
+    case 'AdvanceTestClock': {
+      const organisation = requireOpen(state);
+      return [{ type: 'TestClockAdvanced', data: { organisationId: organisation.organisationId, frozenTime: decideClockAdvance(organisation, command.now, command.date) } }];
     }
     default: {
       const exhaustive: never = command;

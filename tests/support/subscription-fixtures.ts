@@ -34,6 +34,8 @@ export const openOrganisation = (overrides: Partial<OpenOrganisation> = {}, sett
   sandboxId: null,
   accounting: { tenantId: 't_1', accounts: [], revenueAccount: '200', usageRevenueAccount: null },
   planLimits: { customers: null, subscriptions: null },
+  cpi: {},
+  testClock: null,
   ...overrides,
 });
 

@@ -477,7 +477,7 @@ describe('document: separate once the renewal invoice exists: the next period’
   it('a volume plan crossing into the cheaper band (10 → 11) credits both parts although units went up', () => {
     // volume: 10 × 5 = 50.0000; 11 × 4 = 44.0000. This period −6 × 10 / 31 = −1.935483… → −1.9355; next period −6.0000.
     const created = subscribed({ units: 10, pricing: { planType: 'volume', price: '0.0000', freeUnits: 0, tiers } });
-    const raisedAt10: SubscriptionEvent = { ...raisedAt5, data: { ...raisedAt5.data, units: 10 } } as SubscriptionEvent;
+    const raisedAt10: SubscriptionEvent = { ...raisedAt5, data: { ...raisedAt5.data, units: 10 } };
     const data = decided([created, raisedAt10], separate({ units: 11, prorate: true, effectiveDate: '2026-03-22' }));
     expect(data).toMatchObject({ invoiceId: null, creditNoteId: 'cn_chg_a', nextPeriod: { billedUnits: 10, amount: '-6.0000' } });
     expect(linesOf(documentsOf(created, data).creditNote!.lines)).toEqual([

@@ -110,6 +110,9 @@ export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscripti
   if (request.document === 'amend' && !command.renewalInvoiceAmendable) {
     throw documentNotAvailable('The renewal invoice can no longer be changed: send document: separate.');
   }
+  if (request.document === 'amend' && life.nextPeriodBilledSeparately) {
+    throw documentNotAvailable('A separate document already bills part of the next period; amending the renewal invoice would bill it twice: send document: separate.');
+  }
 
   const base = {
     subscriptionId: subscription.subscriptionId,
@@ -123,7 +126,9 @@ export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscripti
   };
   // Once the renewal invoice exists: amend it, or bill the change separately (the organisation's setting when omitted).
   const document: ChangeDocument | null = renewalInvoiceExists
-    ? (request.document ?? (command.organisation.settings.unitChangeDocument === 'amend' && command.renewalInvoiceAmendable ? 'amend' : 'separate'))
+    ? (request.document ?? (command.organisation.settings.unitChangeDocument === 'amend' && command.renewalInvoiceAmendable && !life.nextPeriodBilledSeparately
+        ? 'amend'
+        : 'separate'))
     : null;
   const next = document === 'separate' ? nextPeriodDifference(state, units) : null;
   const nextAmount = next ? parseMoney(next.amount) : 0n;

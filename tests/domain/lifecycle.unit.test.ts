@@ -474,6 +474,14 @@ describe('document: separate once the renewal invoice exists: the next period’
     expect(state.status !== 'none' && state.life).toMatchObject({ units: 10, periodUnits: 10, nextPeriodUnits: null });
   });
 
+  it('refuses amend once a separate document billed part of the next period; the organisation’s amend default falls back to separate', () => {
+    // Amending the renewal line to 10 seats (100.0000) after a separate 30.0000 for seats 6–8 would bill those seats twice.
+    const first = recorded(decided([subscribed(), raisedAt5], separate({ units: 8 })));
+    spec([subscribed(), raisedAt5, first]).when(change({ units: 10, document: 'amend' }, { changeId: 'chg_b' })).thenRefuses('document_not_available', 'document');
+    const byDefault = decided([subscribed(), raisedAt5, first], change({ units: 10 }, { changeId: 'chg_b', organisation: organisation({ unitChangeDocument: 'amend' }) }));
+    expect(byDefault).toMatchObject({ document: 'separate', nextPeriod: { billedUnits: 8, amount: '20.0000' } });
+  });
+
   it('a volume plan crossing into the cheaper band (10 → 11) credits both parts although units went up', () => {
     // volume: 10 × 5 = 50.0000; 11 × 4 = 44.0000. This period −6 × 10 / 31 = −1.935483… → −1.9355; next period −6.0000.
     const created = subscribed({ units: 10, pricing: { planType: 'volume', price: '0.0000', freeUnits: 0, tiers } });
@@ -511,5 +519,55 @@ describe('document: separate once the renewal invoice exists: the next period’
     const renewed: SubscriptionEvent = { type: 'SubscriptionRenewed', data: { subscriptionId: 'sub_1', periodStart: '2026-04-01', renewalDate: '2026-05-01' } };
     const state = [subscribed(), raisedAt5, recorded(data), renewed].reduce(subscriptionDecider.evolve, subscriptionDecider.initialState());
     expect(state.status !== 'none' && state.life.renewalAdjustments).toEqual([]);
+  });
+});
+
+describe('next-period property: separate changes after the renewal invoice bill the next period exactly once', () => {
+  const pricings = [
+    { planType: 'per_unit' as const, price: '7.3300', freeUnits: 1, tiers: [] },
+    { planType: 'volume' as const, price: '0.0000', freeUnits: 0, tiers },
+    { planType: 'stairstep' as const, price: '0.0000', freeUnits: 0, tiers },
+  ];
+
+  it('the renewal invoice’s renewal line plus every separate difference equals the final units’ whole-period price, whatever mix of amend, separate and proration', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...pricings),
+        fc.integer({ min: 0, max: 30 }),
+        fc.array(fc.record({ units: fc.integer({ min: 0, max: 40 }), prorate: fc.boolean(), amend: fc.boolean() }), { minLength: 1, maxLength: 6 }),
+        (pricing, initial, steps) => {
+          const prices = { type: pricing.planType, price: pricing.price, freeUnits: pricing.freeUnits, tiers: pricing.tiers };
+          const events: SubscriptionEvent[] = [
+            subscribed({ units: initial, pricing }),
+            { type: 'SubscriptionRenewalInvoiceRaised', data: { subscriptionId: 'sub_1', invoiceId: 'inv_renewal', periodStart: '2026-04-01', units: initial } },
+          ];
+          // What the renewal line bills (amend rewrites it) plus what the separate documents bill for the next period.
+          let renewalLine = planAmount(prices, initial);
+          let separately = 0n;
+          let current = initial;
+          steps.forEach((step, i) => {
+            const lower = planAmount(prices, step.units) < planAmount(prices, current);
+            if (step.units === current || (lower && !step.prorate)) return;
+            const command = change(
+              { units: step.units, prorate: step.prorate, effectiveDate: step.prorate ? '2026-03-20' : null, document: step.amend ? 'amend' : 'separate' },
+              { changeId: `c${i}`, plan: plan({ minimumUnits: 0 }) },
+            );
+            const state = events.reduce(subscriptionDecider.evolve, subscriptionDecider.initialState());
+            if (step.amend && state.status !== 'none' && state.life.nextPeriodBilledSeparately) {
+              // Amending after a separate document billed part of the next period would bill it twice.
+              spec(events).when(command).thenRefuses('document_not_available', 'document');
+              return;
+            }
+            const data = decided(events, command);
+            events.push({ type: 'SubscriptionUnitsChanged', data });
+            if (data.document === 'amend') renewalLine = planAmount(prices, step.units);
+            separately += data.nextPeriod ? parseMoney(data.nextPeriod.amount) : 0n;
+            current = step.units;
+          });
+          expect(renewalLine + separately).toBe(planAmount(prices, current));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

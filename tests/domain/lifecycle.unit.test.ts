@@ -220,13 +220,15 @@ describe('proration by days: worked examples', () => {
   });
 });
 
+/** One pricing of each plan type with units, for the properties. */
+const plans = [
+  { planType: 'per_unit' as const, price: '7.3300', freeUnits: 1, tiers: [] },
+  { planType: 'tiered' as const, price: '0.0000', freeUnits: 0, tiers },
+  { planType: 'volume' as const, price: '0.0000', freeUnits: 0, tiers },
+  { planType: 'stairstep' as const, price: '0.0000', freeUnits: 0, tiers },
+];
+
 describe('proration property: consecutive changes never over-credit', () => {
-  const plans = [
-    { planType: 'per_unit' as const, price: '7.3300', freeUnits: 1, tiers: [] },
-    { planType: 'tiered' as const, price: '0.0000', freeUnits: 0, tiers },
-    { planType: 'volume' as const, price: '0.0000', freeUnits: 0, tiers },
-    { planType: 'stairstep' as const, price: '0.0000', freeUnits: 0, tiers },
-  ];
 
   it('the prorated charges less credits of any sequence inside one period equal what each units level cost for the days it applied', () => {
     fc.assert(
@@ -523,16 +525,10 @@ describe('document: separate once the renewal invoice exists: the next period’
 });
 
 describe('next-period property: separate changes after the renewal invoice bill the next period exactly once', () => {
-  const pricings = [
-    { planType: 'per_unit' as const, price: '7.3300', freeUnits: 1, tiers: [] },
-    { planType: 'volume' as const, price: '0.0000', freeUnits: 0, tiers },
-    { planType: 'stairstep' as const, price: '0.0000', freeUnits: 0, tiers },
-  ];
-
   it('the renewal invoice’s renewal line plus every separate difference equals the final units’ whole-period price, whatever mix of amend, separate and proration', () => {
     fc.assert(
       fc.property(
-        fc.constantFrom(...pricings),
+        fc.constantFrom(...plans),
         fc.integer({ min: 0, max: 30 }),
         fc.array(fc.record({ units: fc.integer({ min: 0, max: 40 }), prorate: fc.boolean(), amend: fc.boolean() }), { minLength: 1, maxLength: 6 }),
         (pricing, initial, steps) => {

@@ -1,9 +1,15 @@
 import type { Doc, ReadStore, Write } from '../infra/read-store/port';
 import type { ProjectionContext } from './projection';
 
+type Erasure = Readonly<{ field: string; eq: string }>;
+
 /** Buffers a batch's writes so they commit together, while later events in the batch read them. */
 export const batchContext = (readStore: ReadStore): ProjectionContext & { writes(): Write[] } => {
   const pending = new Map<string, Map<string, Doc | null>>();
+  // Deletions by field, per collection: committed before the writes by id, so a document the batch
+  // wrote before the deletion is deleted with it (its pending write becomes a delete), and one written
+  // after it stays.
+  const erasures = new Map<string, Erasure[]>();
   const of = (collection: string) => {
     let docs = pending.get(collection);
     if (!docs) {
@@ -12,11 +18,13 @@ export const batchContext = (readStore: ReadStore): ProjectionContext & { writes
     }
     return docs;
   };
+  const erased = (collection: string, doc: Doc) => (erasures.get(collection) ?? []).some(({ field, eq }) => doc[field] === eq);
   return {
     get: async <T extends Doc>(collection: string, id: string) => {
       const docs = of(collection);
       if (docs.has(id)) return (docs.get(id) ?? null) as T | null;
-      return readStore.get<T>(collection, id);
+      const stored = await readStore.get<T>(collection, id);
+      return stored && erased(collection, stored) ? null : stored;
     },
     put: (collection, doc) => {
       of(collection).set(doc.id, structuredClone(doc));
@@ -24,9 +32,15 @@ export const batchContext = (readStore: ReadStore): ProjectionContext & { writes
     delete: (collection, id) => {
       of(collection).set(id, null);
     },
-    writes: () =>
-      [...pending].flatMap(([collection, docs]) =>
+    deleteWhere: (collection, field, eq) => {
+      erasures.set(collection, [...(erasures.get(collection) ?? []), { field, eq }]);
+      for (const [id, doc] of of(collection)) if (doc && doc[field] === eq) of(collection).set(id, null);
+    },
+    writes: () => [
+      ...[...erasures].flatMap(([collection, list]) => list.map(({ field, eq }): Write => ({ op: 'deleteWhere', collection, field, eq }))),
+      ...[...pending].flatMap(([collection, docs]) =>
         [...docs].map(([id, doc]): Write => (doc ? { op: 'put', collection, doc } : { op: 'delete', collection, id })),
       ),
+    ],
   };
 };

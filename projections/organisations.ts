@@ -108,6 +108,7 @@ export const organisationsProjection: Projection = {
         return;
       }
       case 'SandboxResetRequested':
+      case 'SandboxReset':
         return;
       case 'AccountingConnected':
       case 'AccountingDisconnected':

@@ -14,8 +14,11 @@ const imported = z.object({
   code: z.string().nullable(),
   ...contact,
   accountingContactId: z.string().nullable(),
-  /** How it arrived: imported by an operator, adopted from an existing contact, or created with a new contact. */
-  source: z.enum(['admin_import', 'adopted_contact', 'created_contact']),
+  /**
+   * How it arrived: imported by an operator, adopted from an existing contact, created with a new
+   * contact, or copied into a sandbox from its live organisation (names, email and code, no contact).
+   */
+  source: z.enum(['admin_import', 'adopted_contact', 'created_contact', 'sandbox_copy']),
 });
 
 const updated = z.object({

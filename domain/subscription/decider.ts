@@ -1,4 +1,5 @@
 import type { Decider } from '../shared/decider';
+import { ownedNow } from '../organisation/rules';
 import { DomainError } from '../shared/domain-error';
 import { type ChangeUnits, decideUnitChange } from './change-units';
 import { type CreateSubscription, decideCreation } from './create';
@@ -28,9 +29,9 @@ const evolve = (state: SubscriptionState, event: SubscriptionEvent): Subscriptio
   }
 };
 
-/** The subscription a change names, or its 404 (another organisation's ids included). */
-const requireSubscription = (state: SubscriptionState, organisationId: string): ExistingSubscription => {
-  if (state.status === 'none' || state.subscription.organisationId !== organisationId) {
+/** The subscription a change names, or its 404 (another organisation's ids, and one a sandbox reset removed, included). */
+const requireSubscription = (state: SubscriptionState, organisation: { organisationId: string; resetGeneration: number }): ExistingSubscription => {
+  if (state.status === 'none' || !ownedNow(state.subscription, organisation)) {
     throw new DomainError('not_found', 'subscription_not_found', 'No such subscription.', 'id');
   }
   return state;
@@ -46,17 +47,17 @@ const decide = (command: SubscriptionCommand, state: SubscriptionState): Subscri
       if (state.status !== 'none') return [];
       return [{ type: 'SubscriptionCreated', data: decideCreation(command) }];
     case 'ChangeUnits': {
-      const existing = requireSubscription(state, command.organisation.organisationId);
+      const existing = requireSubscription(state, command.organisation);
       if (alreadyDone(existing, command.changeId)) return [];
       return [{ type: 'SubscriptionUnitsChanged', data: decideUnitChange(command, existing) }];
     }
     case 'EndSubscription': {
-      const existing = requireSubscription(state, command.organisation.organisationId);
+      const existing = requireSubscription(state, command.organisation);
       if (alreadyDone(existing, command.operationId)) return [];
       return [decideEnd(command, existing)];
     }
     case 'RestoreSubscription': {
-      const existing = requireSubscription(state, command.organisationId);
+      const existing = requireSubscription(state, command);
       if (alreadyDone(existing, command.operationId)) return [];
       return [decideRestore(command, existing)];
     }

@@ -14,6 +14,8 @@ export interface IdempotencyStore {
   begin(scope: string, key: string, fingerprint: string, nowMs: number): Promise<BeginResult>;
   complete(scope: string, key: string, token: string, response: StoredResponse, nowMs: number): Promise<void>;
   release(scope: string, key: string, token: string): Promise<void>;
+  /** Drops every record of the scope, locks included (a sandbox reset: its keys may be used again). */
+  forget(scope: string): Promise<void>;
   close(): Promise<void>;
 }
 

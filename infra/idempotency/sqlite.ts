@@ -16,6 +16,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly beginTx;
   private readonly completeStmt;
   private readonly releaseStmt;
+  private readonly forgetStmt;
 
   constructor(db: SqliteDatabase, private readonly options: IdempotencyOptions = DEFAULT_IDEMPOTENCY) {
     db.exec(`
@@ -56,6 +57,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       'UPDATE idempotency_records SET response = ?, token = NULL, expires_ms = ? WHERE scope = ? AND key = ? AND token = ?',
     );
     this.releaseStmt = db.prepare('DELETE FROM idempotency_records WHERE scope = ? AND key = ? AND token = ?');
+    this.forgetStmt = db.prepare('DELETE FROM idempotency_records WHERE scope = ?');
   }
 
   begin(scope: string, key: string, fingerprint: string, nowMs: number): Promise<BeginResult> {
@@ -71,6 +73,12 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   release(scope: string, key: string, token: string): Promise<void> {
     return settle(() => {
       this.releaseStmt.run(scope, key, token);
+    });
+  }
+
+  forget(scope: string): Promise<void> {
+    return settle(() => {
+      this.forgetStmt.run(scope);
     });
   }
 

@@ -49,7 +49,9 @@ const toRuns = (writes: readonly Write[]): Run[] => {
     run.operations.push(
       write.op === 'put'
         ? { replaceOne: { filter: { _id: write.doc.id }, replacement: toStored(write.doc), upsert: true } }
-        : { deleteOne: { filter: { _id: write.id } } },
+        : write.op === 'delete'
+          ? { deleteOne: { filter: { _id: write.id } } }
+          : { deleteMany: { filter: toFilter([{ field: write.field, eq: write.eq }]) } },
     );
   }
   return runs;

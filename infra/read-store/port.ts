@@ -27,7 +27,9 @@ export type IndexSpec = Readonly<{ collection: string; fields: readonly string[]
 
 export type Write =
   | { op: 'put'; collection: string; doc: Doc }
-  | { op: 'delete'; collection: string; id: string };
+  | { op: 'delete'; collection: string; id: string }
+  /** Every document of the collection with `field` equal to `eq` (what one organisation holds, say). */
+  | { op: 'deleteWhere'; collection: string; field: string; eq: string };
 
 export type Checkpoint = Readonly<{ name: string; position: bigint }>;
 

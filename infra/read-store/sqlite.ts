@@ -140,8 +140,10 @@ export class SqliteReadStore implements ReadStore {
         if (write.op === 'put') {
           this.prepare(`INSERT INTO ${name} (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`)
             .run(write.doc.id, JSON.stringify(write.doc));
-        } else {
+        } else if (write.op === 'delete') {
           this.prepare(`DELETE FROM ${name} WHERE id = ?`).run(write.id);
+        } else {
+          this.prepare(`DELETE FROM ${name} WHERE ${path(write.field)} = ?`).run(write.eq);
         }
       }
       for (const checkpoint of checkpoints) {

@@ -338,6 +338,7 @@ describe('RestoreSubscription', () => {
     type: 'RestoreSubscription',
     operationId: 'op_restore',
     organisationId: 'org_1',
+    resetGeneration: 0,
     today: '2026-03-20',
     customerStatus: 'active',
     planStatus: 'active',

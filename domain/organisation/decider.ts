@@ -54,7 +54,7 @@ const refuseSetupModeInSandbox = (livemode: boolean, setupMode: boolean | undefi
 const changedSettings = (current: OrganisationSettings, wanted: Partial<OrganisationSettings>): Partial<OrganisationSettings> =>
   Object.fromEntries(
     Object.entries(wanted).filter(([key, value]) => value !== undefined && current[key as keyof OrganisationSettings] !== value),
-  ) as Partial<OrganisationSettings>;
+  );
 
 const evolve = (state: OrganisationState, event: OrganisationEvent): OrganisationState => {
   if (event.type === 'OrganisationCreated') {

@@ -159,7 +159,7 @@ describe('POST /admin/v1/organisations/{sandbox}/reset', () => {
     expect((await resetEvents()).at(-1)?.data).toMatchObject({ copy: { settings: true, catalogue: true, customers: true, subscriptions: true } });
     expect(await list('/v1/plans')).toHaveLength(6);
     expect((await list('/v1/customers')).map((c) => c.code).sort()).toEqual(['IDEM-1', 'LIVE-1']);
-    expect((await resetEvents()).map((e) => e.data.generation)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect((await resetEvents()).map((e) => (e.data as { generation: number }).generation)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it('is refused on a live organisation and on an unknown one', async () => {

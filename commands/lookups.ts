@@ -14,5 +14,5 @@ export type Lookups = Readonly<{
   usageEventSubscriptions(organisationId: string, eventIds: readonly string[]): Promise<ReadonlyMap<string, string>>;
   webhookEndpointCount(organisationId: string): Promise<number>;
   /** The ids of what a sandbox copies from its live organisation. */
-  copyable(organisationId: string): Promise<Readonly<Record<'meters' | 'plans' | 'charges' | 'customers', readonly string[]>>>;
+  copyable(organisationId: string): Promise<Readonly<Record<'meters' | 'plans' | 'charges' | 'customers' | 'subscriptions', readonly string[]>>>;
 }>;

@@ -30,7 +30,8 @@ export const readModelLookups = (readStore: ReadStore) => {
     copyable: async (organisationId: string) => {
       const ids = async (collection: string) => (await readStore.findAll(collection, [ofOrganisation(organisationId)])).map((doc) => doc.id);
       const [meters, plans, charges, customers] = await Promise.all([METERS, PLANS, CHARGES, CUSTOMERS].map(ids));
-      return { meters: meters!, plans: plans!, charges: charges!, customers: customers! };
+      // Which of them are pending or active, the commands decide from each subscription's stream.
+      return { meters: meters!, plans: plans!, charges: charges!, customers: customers!, subscriptions: await ids(SUBSCRIPTIONS) };
     },
   };
 };

@@ -4,13 +4,16 @@ import { DomainError } from '../shared/domain-error';
 import { type ChangeUnits, decideUnitChange } from './change-units';
 import { type CreateSubscription, decideCreation } from './create';
 import { decideEnd, type EndSubscription } from './end';
-import type { SubscriptionEvent } from './events';
+import type { SubscriptionCreatedData, SubscriptionEvent } from './events';
 import { evolveLifecycle, type ExistingSubscription, initialLifecycle, type SubscriptionState } from './lifecycle';
 import { decideRestore, type RestoreSubscription } from './restore';
 
 export type { SubscriptionState } from './lifecycle';
 
-export type SubscriptionCommand = CreateSubscription | ChangeUnits | EndSubscription | RestoreSubscription;
+/** A live subscription copied into its sandbox (`copiedSubscription` says how). */
+export type CopySubscription = Readonly<{ type: 'CopySubscription'; subscription: SubscriptionCreatedData }>;
+
+export type SubscriptionCommand = CreateSubscription | CopySubscription | ChangeUnits | EndSubscription | RestoreSubscription;
 
 const evolve = (state: SubscriptionState, event: SubscriptionEvent): SubscriptionState => {
   switch (event.type) {
@@ -46,6 +49,10 @@ const decide = (command: SubscriptionCommand, state: SubscriptionState): Subscri
       // The id derives from the API key and the Idempotency-Key: a retry finds the subscription made.
       if (state.status !== 'none') return [];
       return [{ type: 'SubscriptionCreated', data: decideCreation(command) }];
+    case 'CopySubscription':
+      // The id derives from the live subscription's: a copy run again finds it made.
+      if (state.status !== 'none') return [];
+      return [{ type: 'SubscriptionCreated', data: command.subscription }];
     case 'ChangeUnits': {
       const existing = requireSubscription(state, command.organisation);
       if (alreadyDone(existing, command.changeId)) return [];

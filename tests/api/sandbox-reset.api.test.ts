@@ -162,6 +162,38 @@ describe('POST /admin/v1/organisations/{sandbox}/reset', () => {
     expect((await resetEvents()).map((e) => (e.data as { generation: number }).generation)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
+  it('copies the pending and active subscriptions, in the sandbox’s customers, plans and meters, without their invoices', async () => {
+    const liveSub = await app().post('/v1/subscriptions').set(live).set('Idempotency-Key', 'live-sub').send({ customer_code: 'LIVE-1', plan_code: 'metered' });
+    expect(liveSub.status).toBe(201);
+    const changed = await app().post(`/v1/subscriptions/${liveSub.body.id}/end`).set(live).send({ when: 'period_end' });
+    expect(changed.status).toBe(200);
+    const ended = await app().post('/v1/subscriptions').set(live).set('Idempotency-Key', 'live-ended').send({ customer_code: 'LIVE-1', plan_code: 'flat' });
+    expect((await app().post(`/v1/subscriptions/${ended.body.id}/end`).set(live).send({ when: 'now' })).status).toBe(200);
+
+    expect((await reset({ subscriptions: true })).status).toBe(200);
+    const [copied, ...more] = (await app().get('/v1/subscriptions').set(test)).body.data;
+    expect(more).toEqual([]);
+    const customers = await list('/v1/customers?code=LIVE-1');
+    const plans = await list('/v1/plans?code=metered');
+    expect(copied).toMatchObject({
+      customer: customers[0]!.id,
+      customer_code: 'LIVE-1',
+      plan: plans[0]!.id,
+      status: 'active',
+      start_date: liveSub.body.start_date,
+      renewal_date: liveSub.body.renewal_date,
+      cancel_at_period_end: liveSub.body.cancel_at_period_end,
+      meters: (liveSub.body.meters as { meter_code: string }[]).map((m) => expect.objectContaining({ meter_code: m.meter_code })),
+    });
+    expect(copied.id).not.toBe(liveSub.body.id);
+    const sandboxMeters = new Set((copied.meters as { meter: string }[]).map((m) => m.meter));
+    expect((liveSub.body.meters as { meter: string }[]).filter((m) => sandboxMeters.has(m.meter))).toEqual([]);
+    expect(await list('/v1/invoices')).toEqual([]);
+    // Usage can be reported on the copy; the live organisation's usage was never copied.
+    const usage = await app().post('/v1/usage_events').set(test).send({ events: [{ event_id: 'u-1', subscription: copied.id, meter_code: 'api_calls', quantity: '2' }] });
+    expect(usage.body.results).toEqual([{ event_id: 'u-1', status: 'created' }]);
+  });
+
   it('is refused on a live organisation and on an unknown one', async () => {
     expectError(await app().post(`/admin/v1/organisations/${liveId}/reset`).set(service.admin).send({}), 422, 'invalid_request_error', 'invalid_parameter', 'org');
     expectError(await app().post('/admin/v1/organisations/org_nope/reset').set(service.admin).send({}), 404, 'not_found', 'organisation_not_found');
@@ -173,6 +205,6 @@ describe('POST /admin/v1/organisations/{sandbox}/reset', () => {
     const report = (await app().get('/admin/v1/projections/rebuild').set(service.admin)).body;
     expect(report).toMatchObject({ status: 'switched', projections: allProjections.map((p) => p.name), differences: [] });
     expect((await list('/v1/customers')).map((c) => c.code).sort()).toEqual(['IDEM-1', 'LIVE-1']);
-    expect(await list('/v1/subscriptions')).toEqual([]);
+    expect(await list('/v1/subscriptions')).toHaveLength(1);
   });
 });

@@ -16,9 +16,10 @@ export type CopyTarget = Readonly<{
 export const isCopied = (state: { status: string }): state is ExistingSubscription => state.status === 'pending' || state.status === 'active';
 
 /**
- * A live subscription as the sandbox gets it: its terms as they stand now (units, end date, period,
- * prices, meters), in the sandbox's customer, plan and meters. Its invoices, credit notes and
- * history are not copied: no first invoice, no one-off charges.
+ * A live subscription as the sandbox gets it: its terms as they stand now (units, period, prices,
+ * meters, an end after a number of cycles), in the sandbox's customer, plan and meters. Its
+ * invoices, credit notes and history are not copied: no first invoice, no one-off charges, no end
+ * scheduled by ending it at period end.
  */
 export const copiedSubscription = (live: ExistingSubscription, target: CopyTarget): SubscriptionCreatedData => {
   const { resetGeneration: _generation, ...subscription } = live.subscription;
@@ -31,7 +32,6 @@ export const copiedSubscription = (live: ExistingSubscription, target: CopyTarge
     planId: target.planId,
     status: live.status === 'pending' ? 'pending' : 'active',
     units: live.life.units,
-    endDate: live.life.endDate,
     meters: subscription.meters.map((meter) => ({ ...meter, meterId: target.meterIds.get(meter.meterCode) ?? meter.meterId })),
     firstInvoiceId: null,
     firstInvoiceCharges: [],

@@ -12,28 +12,17 @@ import { subscriptionsProjection } from './subscriptions';
 import { usageProjection } from './usage';
 import { webhookEndpointsProjection } from './webhook-endpoints';
 
-/** A sandbox reset empties these; it keeps the organisation, its API keys and its webhook endpoints. */
-const emptiedByReset = new Set<Projection>([
-  customersProjection,
-  metersProjection,
-  plansProjection,
-  chargesProjection,
-  subscriptionsProjection,
-  invoicesProjection,
-  creditNotesProjection,
-  usageProjection,
-]);
-
+/** A sandbox reset empties the read models of what it removes; it keeps the organisation, its API keys and its webhook endpoints. */
 export const allProjections: readonly Projection[] = [
   organisationsProjection,
   apiKeysProjection,
-  customersProjection,
-  metersProjection,
-  plansProjection,
-  chargesProjection,
-  subscriptionsProjection,
-  invoicesProjection,
+  emptiedBySandboxReset(customersProjection),
+  emptiedBySandboxReset(metersProjection),
+  emptiedBySandboxReset(plansProjection),
+  emptiedBySandboxReset(chargesProjection),
+  emptiedBySandboxReset(subscriptionsProjection),
+  emptiedBySandboxReset(invoicesProjection),
   webhookEndpointsProjection,
-  creditNotesProjection,
-  usageProjection,
-].map((projection) => (emptiedByReset.has(projection) ? emptiedBySandboxReset(projection) : projection));
+  emptiedBySandboxReset(creditNotesProjection),
+  emptiedBySandboxReset(usageProjection),
+];

@@ -25,6 +25,8 @@ export type ApiDeps = CommandDeps &
     allowLoopback: boolean;
     /** The workers of this process, for operators (null where none run). */
     workersStatus: (() => Promise<WorkersStatus>) | null;
+    /** ACCOUNTING_PUSH_WAIT_MS: how long a request waits for the push of a document it raised. */
+    accountingPushWaitMs: number;
     /** Resolves once every read model includes the position (bounded wait). */
     waitForProjections: (position: bigint) => Promise<boolean>;
     /** The projections' positions and blue/green rebuilds. */

@@ -6,7 +6,7 @@ import { silentLogger } from '../infra/logger';
 import { startService } from '../service/server';
 import { startBareExpress } from './bare-express';
 import { formatResult, type LoadResult, runLoad } from './load';
-import { formatRebuild, rebuildBench } from './rebuild';
+import { scaleRows } from './scale';
 
 /**
  * `npm run bench`: subscription creations over HTTP on the embedded profile (SQLite, the
@@ -17,7 +17,6 @@ const TOTAL = Number(process.env.BENCH_REQUESTS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const USAGE_BATCHES = Number(process.env.BENCH_USAGE_BATCHES ?? 300);
 const EVENTS_PER_BATCH = 100;
-const REBUILD_EVENTS = Number(process.env.BENCH_REBUILD_EVENTS ?? 200_000);
 // The API allows 120 requests a minute per key: spread the load over enough keys.
 const REQUESTS_PER_KEY = 100;
 
@@ -98,8 +97,7 @@ const main = async (): Promise<void> => {
   await service.stop();
   if (subscriptions.failures > 0 || usage.failures > 0) process.exitCode = 1;
 
-  process.stdout.write(`\nrebuild: every read model from a log of at least ${REBUILD_EVENTS} events, beside a raw scan of the same log\n`);
-  process.stdout.write(`${formatRebuild(await rebuildBench(REBUILD_EVENTS))}\n`);
+  await scaleRows((text) => process.stdout.write(text));
 };
 
 main().catch((error: unknown) => {

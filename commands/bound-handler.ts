@@ -1,13 +1,15 @@
 import type { Decider, DomainEvent } from '../domain/shared/decider';
 import type { EventStore } from '../infra/event-store/port';
+import { aggregateStatesOf } from './aggregate-states';
 import type { CommandDeps } from './deps';
-import { type BeforeAppend, handle, loadState } from './handle';
+import { type BeforeAppend, handle } from './handle';
 import { type Caller, eventMetadata, type OrganisationRef } from './metadata';
 
 /**
  * One aggregate's command handler, its decider and stream bound once (as Emmett's `CommandHandler`):
  * `xCommand(deps, id, command, caller, organisation)` loads the stream, decides, appends with the
  * caller's metadata; `xCommand.load(store, id)` folds the stream for a handler that needs the state first.
+ * Both start from the state this process last folded or committed for the stream (`AggregateStates`).
  */
 export const boundHandler = <State, Command, Event extends DomainEvent>(
   decider: Decider<State, Command, Event>,
@@ -21,6 +23,15 @@ export const boundHandler = <State, Command, Event extends DomainEvent>(
       caller: Caller,
       organisation: OrganisationRef,
       beforeAppend?: BeforeAppend<State, Event>,
-    ) => handle(deps.store, streamOf(id), decider, command, eventMetadata(caller, organisation, deps.clocks), beforeAppend),
-    { load: (store: EventStore, id: string) => loadState(store, streamOf(id), decider) },
+    ) =>
+      handle(
+        deps.store,
+        streamOf(id),
+        decider,
+        command,
+        eventMetadata(caller, organisation, deps.clocks),
+        beforeAppend,
+        aggregateStatesOf(deps.store).source(streamOf(id), decider),
+      ),
+    { load: (store: EventStore, id: string) => aggregateStatesOf(store).load(streamOf(id), decider) },
   );

@@ -43,6 +43,8 @@ export const loadState = async <State, Event extends DomainEvent>(
 export type StateSource<State> = Readonly<{
   load(): Promise<Loaded<State>>;
   committed(loaded: Loaded<State>): void;
+  /** The append was refused for a revision conflict: the state loaded for it is behind (or ahead of) the log. */
+  conflicted?(): void;
 }>;
 
 /**
@@ -80,7 +82,9 @@ export const handleDecision = async <State, Event extends DomainEvent, Result>(
       source.committed({ state: next, revision: appended.nextExpectedRevision });
       return { state: next, events, position: appended.position, result };
     } catch (error) {
-      if (!(error instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw error;
+      if (!(error instanceof WrongExpectedRevision)) throw error;
+      source.conflicted?.();
+      if (attempt >= MAX_ATTEMPTS) throw error;
       await conflictBackoff(attempt);
     }
   }
@@ -94,6 +98,7 @@ export const handle = async <State, Command, Event extends DomainEvent>(
   command: Command,
   metadata: EventMetadata,
   beforeAppend?: BeforeAppend<State, Event>,
+  source?: StateSource<State>,
 ): Promise<Handled<State, Event>> => {
   const { state, events, position } = await handleDecision(
     store,
@@ -102,6 +107,7 @@ export const handle = async <State, Command, Event extends DomainEvent>(
     (current) => ({ events: decider.decide(command, current), result: null }),
     metadata,
     beforeAppend,
+    source,
   );
   return { state, events, position };
 };

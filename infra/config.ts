@@ -16,6 +16,11 @@ const configSchema = z.object({
   ACCOUNTING_URL: optionalUrl,
   /** How often the status poller asks the accounting system for changed documents. */
   ACCOUNTING_POLL_SECONDS: z.coerce.number().positive().default(60),
+  /**
+   * How long a request that raised an invoice or credit note waits for the accounting sync worker's
+   * push before answering; past it the document is answered `pending` and the worker finishes it.
+   */
+  ACCOUNTING_PUSH_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
   /** `true` also accepts and delivers to http://127.0.0.1:<port> and http://localhost:<port> endpoints (tests, local development). */
   WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   /** Comma-separated seconds between webhook delivery attempts; the decisions page's schedule when unset. */

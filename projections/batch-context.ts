@@ -3,9 +3,13 @@ import type { ProjectionContext } from './projection';
 
 type Erasure = Readonly<{ field: string; eq: string }>;
 
-/** Buffers a batch's writes so they commit together, while later events in the batch read them. */
+/**
+ * Buffers a batch's writes so they commit together, while later events in the batch read them.
+ * A put keeps the document as JSON text: a copy the handler can no longer change, made once, and
+ * the very text the store writes (a document put many times in a batch is written once, as last put).
+ */
 export const batchContext = (readStore: ReadStore): ProjectionContext & { writes(): Write[] } => {
-  const pending = new Map<string, Map<string, Doc | null>>();
+  const pending = new Map<string, Map<string, string | null>>();
   // Deletions by field, per collection: committed before the writes by id, so a document the batch
   // wrote before the deletion is deleted with it (its pending write becomes a delete), and one written
   // after it stays.
@@ -22,24 +26,27 @@ export const batchContext = (readStore: ReadStore): ProjectionContext & { writes
   return {
     get: async <T extends Doc>(collection: string, id: string) => {
       const docs = of(collection);
-      if (docs.has(id)) return (docs.get(id) ?? null) as T | null;
+      if (docs.has(id)) {
+        const json = docs.get(id);
+        return json ? (JSON.parse(json) as T) : null;
+      }
       const stored = await readStore.get<T>(collection, id);
       return stored && erased(collection, stored) ? null : stored;
     },
     put: (collection, doc) => {
-      of(collection).set(doc.id, structuredClone(doc));
+      of(collection).set(doc.id, JSON.stringify(doc));
     },
     delete: (collection, id) => {
       of(collection).set(id, null);
     },
     deleteWhere: (collection, field, eq) => {
       erasures.set(collection, [...(erasures.get(collection) ?? []), { field, eq }]);
-      for (const [id, doc] of of(collection)) if (doc && doc[field] === eq) of(collection).set(id, null);
+      for (const [id, json] of of(collection)) if (json !== null && (JSON.parse(json) as Doc)[field] === eq) of(collection).set(id, null);
     },
     writes: () => [
       ...[...erasures].flatMap(([collection, list]) => list.map(({ field, eq }): Write => ({ op: 'deleteWhere', collection, field, eq }))),
       ...[...pending].flatMap(([collection, docs]) =>
-        [...docs].map(([id, doc]): Write => (doc ? { op: 'put', collection, doc } : { op: 'delete', collection, id })),
+        [...docs].map(([id, json]): Write => (json === null ? { op: 'delete', collection, id } : { op: 'put_json', collection, id, json })),
       ),
     ],
   };

@@ -88,7 +88,7 @@ export const creditNotesProjection: Projection = {
     { collection: CREDIT_NOTES, fields: ['_organisation', 'created'] },
     { collection: CREDIT_NOTES, fields: ['_organisation', 'subscription'] },
   ],
-  handles: ['CreditNoteRaised', 'CreditNoteSynced', 'CreditNoteSyncFailed', 'CreditNoteAllocated'],
+  handles: ['CreditNoteRaised', 'CreditNoteSynced', 'CreditNoteSyncFailed', 'CreditNoteAllocated', 'CreditNoteStatusObserved'],
   apply: async (event, context) => {
     const typed = event as unknown as CreditNoteEvent;
     if (typed.type === 'CreditNoteRaised') {
@@ -126,6 +126,19 @@ export const creditNotesProjection: Projection = {
             ...doc.allocations,
             { id: data.allocationId, invoice: data.invoiceId, amount: data.amount, date: data.date, status: 'applied', accounting_sync_status: 'synced' },
           ],
+        });
+        return;
+      }
+      case 'CreditNoteStatusObserved': {
+        // What the status poller saw: the accounting system's status, total and credit left (applied there, or voided).
+        const { data } = typed;
+        context.put(CREDIT_NOTES, {
+          ...doc,
+          status: data.status,
+          total: data.total,
+          remaining_credit: data.remainingCredit,
+          allocation_status: allocationStatus(data.total, data.remainingCredit),
+          sent: data.sent,
         });
         return;
       }

@@ -30,9 +30,11 @@ export class GenerationView implements ReadStore {
     private readonly name: (collection: string) => string,
   ) {}
 
-
   ensureIndexes(indexes: readonly IndexSpec[]): Promise<void> {
     return this.inner.ensureIndexes(indexes.map((index) => ({ ...index, collection: this.name(index.collection) })));
+  }
+  dropIndexes(collections: readonly string[]): Promise<void> {
+    return this.inner.dropIndexes(collections.map((collection) => this.name(collection)));
   }
   get<T extends Doc>(collection: string, id: string): Promise<T | null> {
     return this.inner.get<T>(this.name(collection), id);

@@ -18,7 +18,7 @@ import {
 } from './generations';
 import type { Projection, ProjectionContext } from './projection';
 
-export type RunnerOptions = Readonly<{ batchSize?: number; pollMs?: number }>;
+export type RunnerOptions = Readonly<{ batchSize?: number; rebuildBatchSize?: number; pollMs?: number }>;
 export type Progress = Readonly<{ position: bigint; head: bigint; events: number }>;
 
 /** One projection as the runner keeps it: the generation reads are served from, and how far it has applied the log. */
@@ -89,7 +89,11 @@ export class ProjectionRunner {
   private rebuilding: Promise<RebuildStatus> | null = null;
   private lastRebuild: RebuildStatus | null = null;
   private readonly batchSize: number;
+  /** A rebuild's replay reads and commits in larger batches: fewer commits, and a document rewritten often is written once a batch. */
+  private readonly rebuildBatchSize: number;
   private readonly pollMs: number;
+  /** Whether this process applies the log (holds the projections lease); otherwise it follows the checkpoints another writes. */
+  private applying: () => boolean = () => true;
 
   constructor(
     private readonly store: EventStore,
@@ -99,6 +103,7 @@ export class ProjectionRunner {
     options: RunnerOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 500;
+    this.rebuildBatchSize = options.rebuildBatchSize ?? 2000;
     this.pollMs = options.pollMs ?? 1000;
     this.slots = projections.map((projection) => ({ projection, live: { generation: 0, version: projection.version }, checkpoint: 0n }));
     this.readStore = new GenerationView(raw, (collection) => this.live.get(collection) ?? collection);
@@ -129,7 +134,7 @@ export class ProjectionRunner {
     this.timer.unref();
     await this.catchUp();
     const changed = this.slots.filter((slot) => slot.live.version !== slot.projection.version).map((slot) => slot.projection.name);
-    if (changed.length > 0) {
+    if (changed.length > 0 && this.applying()) {
       this.logger.info({ projections: changed }, 'projection versions changed: rebuilding them beside the live generation');
       this.startRebuild(changed, { verify: false });
     }
@@ -195,24 +200,43 @@ export class ProjectionRunner {
   }
 
   /** Applies everything appended so far. Concurrent calls share one pass (and ask for another). */
+  /**
+   * With several service processes on shared stores, only the holder of the projections lease
+   * applies the log; the others read the checkpoints it commits (so their read-your-writes waits
+   * still resolve) and take over when it is gone.
+   */
+  applyOnlyWhile(holdsLease: () => boolean): void {
+    this.applying = holdsLease;
+  }
+
   catchUp(onProgress?: (progress: Progress) => void): Promise<void> {
     return this.runs(onProgress);
   }
 
-  /** Offline: empties the live read models (all, or the named ones) and replays the whole log into them. */
+  /**
+   * Offline: empties the live read models (all, or the named ones) and replays the whole log into
+   * them, in the rebuild's batches and without their indexes, which are built once at the end.
+   */
   async replayInPlace(names: readonly string[] | null, onProgress?: (progress: Progress) => void): Promise<number> {
     await this.runs.current();
-    for (const slot of this.chosen(names)) {
-      await this.raw.reset([...generationNames(slot.projection, slot.live.generation).values()], [checkpointName(slot.projection.name, slot.live)]);
+    const chosen = this.chosen(names);
+    for (const slot of chosen) {
+      const collections = [...generationNames(slot.projection, slot.live.generation).values()];
+      await this.raw.reset(collections, [checkpointName(slot.projection.name, slot.live)]);
+      await this.raw.dropIndexes(collections);
       this.setLive(slot, { generation: slot.live.generation, version: slot.projection.version });
       await this.raw.commit([pointerWrite(slot.projection.name, slot.live)]);
       slot.checkpoint = 0n;
     }
     let events = 0;
-    await this.catchUp((progress) => {
-      events = progress.events;
-      onProgress?.(progress);
-    });
+    await this.exclusive(() =>
+      this.drain((progress) => {
+        events = progress.events;
+        onProgress?.(progress);
+      }, this.rebuildBatchSize),
+    );
+    for (const slot of chosen) await this.raw.ensureIndexes(generationIndexes(slot.projection, slot.live.generation));
+    await this.catchUp();
     return events;
   }
 
@@ -271,15 +295,16 @@ export class ProjectionRunner {
     const names = new Map(builds.flatMap((build) => [...build.names]));
     const view = new GenerationView(this.raw, (collection) => names.get(collection) ?? collection);
     for (const build of builds) {
-      // A generation left by an interrupted rebuild is emptied first.
+      // A generation left by an interrupted rebuild is emptied first. Its indexes are built after
+      // the replay: maintaining them document by document costs more than building them once.
       await this.raw.reset([...build.names.values()], [build.checkpoint]);
-      await this.raw.ensureIndexes(generationIndexes(build.slot.projection, build.target.generation));
+      await this.raw.dropIndexes([...build.names.values()]);
     }
     const started = performance.now();
     let lastLog = started;
     /** Applies the next batch to the new generation; the number of events it held. */
     const step = async (): Promise<number> => {
-      const batch = await this.store.readAll(status.position, this.batchSize);
+      const batch = await this.store.readAll(status.position, this.rebuildBatchSize);
       if (batch.length === 0) return 0;
       const last = batch[batch.length - 1]!.position;
       const context = batchContext(view);
@@ -305,10 +330,11 @@ export class ProjectionRunner {
     this.logger.info({ projections: status.projections, generations: builds.map((b) => b.target) }, 'rebuild started beside the live generation');
     status.head = await this.store.headPosition();
     // Beside the live generation: it keeps following the log meanwhile.
-    while (!this.stopped && (await step()) === this.batchSize) {
-      if (status.events % (this.batchSize * 20) === 0) status.head = await this.store.headPosition();
+    while (!this.stopped && (await step()) === this.rebuildBatchSize) {
+      if (status.events % (this.rebuildBatchSize * 20) === 0) status.head = await this.store.headPosition();
     }
     if (this.stopped) throw new Error('the service stopped before the rebuild switched');
+    for (const build of builds) await this.raw.ensureIndexes(generationIndexes(build.slot.projection, build.target.generation));
     await this.exclusive(async () => {
       // Both generations to the same position: the live one to the head, the new one to where the live one stands.
       for (;;) {
@@ -368,12 +394,13 @@ export class ProjectionRunner {
     }
   }
 
-  private async drain(onProgress?: (progress: Progress) => void): Promise<void> {
+  private async drain(onProgress?: (progress: Progress) => void, batchSize = this.batchSize): Promise<void> {
+    if (!this.applying()) return this.followCheckpoints();
     const head = onProgress ? await this.store.headPosition() : 0n;
     let seen = 0;
     while (!this.stopped) {
       const from = this.position();
-      const batch = await this.store.readAll(from, this.batchSize);
+      const batch = await this.store.readAll(from, batchSize);
       if (batch.length === 0) break;
       const last = batch[batch.length - 1]!.position;
       const decoded = new Map<StoredEvent, StoredEvent>();
@@ -394,6 +421,16 @@ export class ProjectionRunner {
       onProgress?.({ position: last, head: head > last ? head : last, events: seen });
       this.release();
     }
+  }
+
+  /** Where the lease holder has got to: its live generations and checkpoints, as committed. */
+  private async followCheckpoints(): Promise<void> {
+    for (const slot of this.slots) {
+      const pointer = await this.raw.get<GenerationDoc>(GENERATIONS, slot.projection.name);
+      if (pointer && pointer.generation !== slot.live.generation) this.setLive(slot, { generation: pointer.generation, version: pointer.version });
+      slot.checkpoint = await this.raw.checkpoint(checkpointName(slot.projection.name, slot.live));
+    }
+    this.release();
   }
 
   private release(): void {

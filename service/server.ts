@@ -6,6 +6,7 @@ import { resolveAdminToken } from '../infra/admin-token';
 import { type QuickStart, quickStart, quickStartBanner } from './quick-start';
 import type { Config } from '../infra/config';
 import type { Logger } from '../infra/logger';
+import { whileLeased } from '../infra/lease/while-leased';
 import { lockDataDirectory } from '../infra/service-lock';
 import { startWorkers, type Workers } from '../workers/workers';
 import { apiDeps, openServices, type Services, workerDeps, workerOptions } from './services';
@@ -46,13 +47,22 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
   const lock = lockDataDirectory(config.DATA_DIR, 'service');
   let services: Services | null = null;
   let workers: Workers | null = null;
+  let stopProjectionsLease = (): Promise<void> => Promise.resolve();
   try {
     services = await openServices(config, logger);
     const { token: adminToken, created } = resolveAdminToken(config.DATA_DIR, config.ADMIN_TOKEN);
     if (created) {
       process.stdout.write(`\nAdmin token (shown once, kept in ${config.DATA_DIR}/admin-token):\n  ${adminToken}\n\n`);
     }
-    await services.projections.start();
+    // With shared stores, one process applies the log to the read models; the others follow its checkpoints.
+    let projectionsStarted = false;
+    const { projections } = services;
+    const projectionsLease = whileLeased(services.leases, 'projections', services.instanceId, { start: () => void (projectionsStarted && projections.catchUp()), stop: () => undefined }, { logger });
+    stopProjectionsLease = () => projectionsLease.stop();
+    projections.applyOnlyWhile(() => projectionsLease.held());
+    await projectionsLease.ready;
+    await projections.start();
+    projectionsStarted = true;
     const demo = await quickStart(services);
     if (demo) await services.projections.waitFor(demo.position);
     if (config.WEBHOOK_ALLOW_LOOPBACK) {
@@ -63,6 +73,11 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
       const recovered = await services.queues.recoverAbandoned();
       if (recovered > 0) logger.info({ jobs: recovered }, 'jobs left running by a stopped process queued again');
     }
+    // Likewise its idempotency locks: a retry of a request it was running is answered at once, not after the lease.
+    if (!config.REDIS_URL) {
+      const released = await services.idempotency.releaseAbandoned();
+      if (released > 0) logger.info({ locks: released }, 'idempotency locks left by a stopped process released');
+    }
     workers = await startWorkers(workerDeps(services), workerOptions(services));
     const { app } = createApp(apiDeps(services, adminToken, workers));
     const server = httpServer(app);
@@ -70,9 +85,14 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
     const url = reachableAt(config.HOST, port);
     logger.info({ url, host: config.HOST }, 'billing service listening');
     if (demo) process.stdout.write(quickStartBanner(url, demo));
-    return running(url, adminToken, demo, services, workers, server, lock);
+    return running(url, adminToken, demo, services, workers, server, async () => {
+      await stopProjectionsLease();
+      await services!.close();
+      lock.release();
+    });
   } catch (error) {
     await workers?.stop().catch(() => undefined);
+    await stopProjectionsLease().catch(() => undefined);
     await services?.close().catch(() => undefined);
     lock.release();
     throw error;
@@ -86,7 +106,8 @@ const running = (
   services: Services,
   workers: Workers,
   server: Server,
-  lock: { release(): void },
+  /** Gives up the projections lease, closes the stores and the data directory lock. */
+  close: () => Promise<void>,
 ): RunningService => ({
   url,
   adminToken,
@@ -95,7 +116,6 @@ const running = (
   stop: async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await workers.stop();
-    await services.close();
-    lock.release();
+    await close();
   },
 });

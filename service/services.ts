@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { ApiDeps } from '../api/deps';
 import type { Lookups } from '../commands/lookups';
@@ -15,8 +16,10 @@ import type { Config } from '../infra/config';
 import type { EventStore } from '../infra/event-store/port';
 import { SqliteEventStore } from '../infra/event-store/sqlite';
 import { SqliteIdempotencyStore } from '../infra/idempotency/sqlite';
-import type { IdempotencyStore } from '../infra/idempotency/port';
+import { DEFAULT_IDEMPOTENCY, type IdempotencyStore } from '../infra/idempotency/port';
 import type { JobQueues } from '../infra/jobs/port';
+import { EmbeddedLeases } from '../infra/lease/embedded';
+import type { Leases } from '../infra/lease/port';
 import { SqliteJobQueues } from '../infra/jobs/sqlite';
 import type { Logger } from '../infra/logger';
 import type { RateLimiter } from '../infra/rate-limit/port';
@@ -28,6 +31,8 @@ import { type Resolver, systemResolver } from '../infra/webhooks/resolver';
 
 /** The ports wired for one process: each production URL switches one port, nothing else changes. */
 export type Services = Readonly<{
+  /** This process instance: owner of the idempotency locks and leases it takes. */
+  instanceId: string;
   config: Config;
   logger: Logger;
   db: SqliteDatabase;
@@ -40,6 +45,8 @@ export type Services = Readonly<{
   idempotency: IdempotencyStore;
   /** The workers' jobs: BullMQ on Redis with REDIS_URL, else the embedded queue in the SQLite file. */
   queues: JobQueues;
+  /** Who runs each projection, log follower and poller: shared on Redis with REDIS_URL, else in this (only) process. */
+  leases: Leases;
   accounting: AccountingSystem;
   /** DNS for webhook endpoint hosts (tests give their own answers). */
   resolver: Resolver;
@@ -67,9 +74,14 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
   const rateLimiter: RateLimiter = redis
     ? new (await import('../infra/rate-limit/redis')).RedisRateLimiter(redis)
     : new SqliteRateLimiter(db);
+  const instanceId = randomUUID();
   const idempotency: IdempotencyStore = redis
-    ? new (await import('../infra/idempotency/redis')).RedisIdempotencyStore(redis)
-    : new SqliteIdempotencyStore(db);
+    ? await (async () => {
+        const { RedisIdempotencyStore, REDIS_IDEMPOTENCY } = await import('../infra/idempotency/redis');
+        return new RedisIdempotencyStore(redis, undefined, { ...REDIS_IDEMPOTENCY, owner: instanceId });
+      })()
+    : new SqliteIdempotencyStore(db, { ...DEFAULT_IDEMPOTENCY, owner: instanceId });
+  const leases: Leases = redis ? new (await import('../infra/lease/redis')).RedisLeases(redis) : new EmbeddedLeases();
   const queues: JobQueues = config.REDIS_URL
     ? new (await import('../infra/jobs/bullmq')).BullMqJobQueues({ url: config.REDIS_URL })
     : new SqliteJobQueues(db);
@@ -94,6 +106,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     'stores opened',
   );
   return {
+    instanceId,
     config,
     logger,
     db,
@@ -105,6 +118,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     rateLimiter,
     idempotency,
     queues,
+    leases,
     resolver,
     accounting,
     accountingUrl,
@@ -136,6 +150,7 @@ export const apiDeps = (services: Services, adminToken: string, workers: Workers
   resolveHost: services.resolver,
   allowLoopback: services.config.WEBHOOK_ALLOW_LOOPBACK,
   workersStatus: workers ? () => workers.status() : null,
+  accountingPushWaitMs: services.config.ACCOUNTING_PUSH_WAIT_MS,
   waitForProjections: (position) => services.projections.waitFor(position),
   projections: services.projections,
 });
@@ -146,6 +161,8 @@ export const workerDeps = (services: Services): WorkerDeps => ({
   readStore: services.readStore,
   clocks: services.clocks,
   queues: services.queues,
+  leases: services.leases,
+  instanceId: services.instanceId,
   accounting: services.accounting,
   logger: services.logger.child({ component: 'workers' }),
   waitForProjections: (position) => services.projections.waitFor(position),

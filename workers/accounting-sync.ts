@@ -1,28 +1,52 @@
+import { pushCreditNote } from '../commands/credit-note/push-credit-note';
 import { organisationCommand } from '../commands/organisation/organisation-command';
 import { pushInvoice } from '../commands/invoice/push-invoice';
+import type { CreditNoteEvent } from '../domain/credit-note/events';
 import type { InvoiceEvent } from '../domain/invoice/events';
 import type { StoredEvent } from '../infra/event-store/port';
 import { exponentialDelay, type JobQueue } from '../infra/jobs/port';
 import type { WorkerDeps } from './deps';
 import { LogFollower } from './log-follower';
 
-export type PushJob = Readonly<{ invoiceId: string; organisationId: string; causationId: string }>;
+/** One document to push: an invoice or a credit note (exactly one of the two ids). */
+export type PushJob = Readonly<{ invoiceId?: string; creditNoteId?: string; organisationId: string; causationId: string }>;
 
 export type AccountingSyncOptions = Readonly<{
   /** First wait after an outage; it doubles up to `retryMaxMs`. */
   retryBaseMs?: number;
   retryMaxMs?: number;
-  /** A raised invoice's job waits this long first, so the request that raised it usually pushes it itself. */
+  /** How long a raised document's job waits before its first run (none by default: the request that raised it is waiting). */
   raisedDelayMs?: number;
+  /** Pushes run at once at most (the accounting system's client is the bottleneck, and requests come first). */
+  concurrency?: number;
 }>;
 
 export const ACCOUNTING_PUSH_QUEUE = 'accounting-push';
 
+const HANDLED = ['InvoiceRaised', 'InvoiceSyncRetryRequested', 'CreditNoteRaised'] as const;
+
+/** The job an event calls for, under an id derived from the event (a second enqueue of it is a no-op). */
+const jobFor = (event: StoredEvent): { id: string; job: PushJob; raised: boolean } | null => {
+  const typed = event as unknown as (InvoiceEvent | CreditNoteEvent) & StoredEvent;
+  const base = { organisationId: event.metadata.organisationId, causationId: event.id };
+  switch (typed.type) {
+    case 'InvoiceRaised':
+    case 'InvoiceSyncRetryRequested':
+      return { id: `push-${typed.data.invoiceId}-${event.revision}`, job: { ...base, invoiceId: typed.data.invoiceId }, raised: typed.type === 'InvoiceRaised' };
+    case 'CreditNoteRaised':
+      return { id: `push-${typed.data.creditNoteId}-${event.revision}`, job: { ...base, creditNoteId: typed.data.creditNoteId }, raised: true };
+    default:
+      return null;
+  }
+};
+
 /**
- * Accounting sync: every raised invoice, and every invoice an operator asked to retry, is a push
- * job derived from its event (so a crash between the append and the push loses nothing). An
- * outage (5xx, timeout, no connection) fails the run and the queue retries it with backoff until
- * it succeeds; a refusal (4xx) is recorded on the invoice, which stays failed until retry_sync.
+ * Accounting sync: every raised invoice and credit note, and every invoice an operator asked to
+ * retry, is a push job derived from its event (so a crash between the append and the push loses
+ * nothing, and a request that raised one only waits for the outcome). An outage (5xx, timeout, no
+ * connection) fails the run and the queue retries it with backoff until it succeeds; a refusal (4xx)
+ * is recorded on the document, which stays failed (an invoice until retry_sync). Runs are bounded
+ * (`concurrency`) and each yields to the event loop first, so requests already waiting go first.
  */
 export const accountingSync = (deps: WorkerDeps, options: AccountingSyncOptions = {}) => {
   const logger = deps.logger.child({ worker: 'accounting-sync' });
@@ -34,33 +58,36 @@ export const accountingSync = (deps: WorkerDeps, options: AccountingSyncOptions 
 
   const onEvents = async (events: readonly StoredEvent[]) => {
     for (const event of events) {
-      const typed = event as unknown as InvoiceEvent & StoredEvent;
-      if (typed.type !== 'InvoiceRaised' && typed.type !== 'InvoiceSyncRetryRequested') continue;
-      const job: PushJob = { invoiceId: typed.data.invoiceId, organisationId: event.metadata.organisationId, causationId: event.id };
-      const delayMs = typed.type === 'InvoiceRaised' ? (options.raisedDelayMs ?? 1_000) : 0;
-      await queue.add(`push-${typed.data.invoiceId}-${event.revision}`, job, { delayMs });
+      const found = jobFor(event);
+      if (found) await queue.add(found.id, found.job, { delayMs: found.raised ? (options.raisedDelayMs ?? 0) : 0 });
     }
   };
-  const follower = new LogFollower('accounting-sync', deps, ['InvoiceRaised', 'InvoiceSyncRetryRequested'], onEvents);
+  const follower = new LogFollower('accounting-sync', deps, HANDLED, onEvents);
 
   const run = async (job: { id: string; data: PushJob; attempt: number }) => {
+    await new Promise((resolve) => setImmediate(resolve));
     const { state } = await organisationCommand.load(deps.store, job.data.organisationId);
     if (state.status !== 'open') return;
     const caller = { actor: { type: 'system' as const }, requestId: null, causationId: job.data.causationId };
     const started = deps.clocks.wall.now().getTime();
-    const result = await pushInvoice(deps, caller, state, job.data.invoiceId);
+    const { invoiceId, creditNoteId } = job.data;
+    const result = creditNoteId ? await pushCreditNote(deps, caller, state, creditNoteId) : await pushInvoice(deps, caller, state, invoiceId!);
     logger.info(
-      { invoiceId: job.data.invoiceId, organisationId: job.data.organisationId, jobId: job.id, attempt: job.attempt, outcome: result.outcome, error: result.error, ms: deps.clocks.wall.now().getTime() - started },
-      'invoice push attempt',
+      { invoiceId, creditNoteId, organisationId: job.data.organisationId, jobId: job.id, attempt: job.attempt, outcome: result.outcome, error: result.error, ms: deps.clocks.wall.now().getTime() - started },
+      creditNoteId ? 'credit note push attempt' : 'invoice push attempt',
     );
     if (result.outcome === 'unavailable') throw new Error(result.error ?? 'the accounting system is unavailable');
   };
 
+  /** Takes jobs in this process (every process shares them); the follower runs under a lease. */
+  const processJobs = () => queue.process(run, { concurrency: options.concurrency ?? 4 });
   return {
     queue,
     follower,
+    processJobs,
+    /** Takes jobs and follows the log, unleased: for a process that runs alone (tests). */
     start: async () => {
-      queue.process(run, { concurrency: 4 });
+      processJobs();
       await follower.start();
     },
     stop: () => follower.stop(),

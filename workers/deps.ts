@@ -2,6 +2,7 @@ import type { Clocks } from '../infra/clock/clocks';
 import type { AccountingSystem } from '../infra/accounting/port';
 import type { EventStore } from '../infra/event-store/port';
 import type { JobQueues } from '../infra/jobs/port';
+import type { Leases } from '../infra/lease/port';
 import type { Logger } from '../infra/logger';
 import type { ReadStore } from '../infra/read-store/port';
 
@@ -11,6 +12,9 @@ export type WorkerDeps = Readonly<{
   readStore: ReadStore;
   clocks: Clocks;
   queues: JobQueues;
+  /** Each outbox and the poller run in one process at a time, under a lease held by this instance. */
+  leases: Leases;
+  instanceId: string;
   accounting: AccountingSystem;
   logger: Logger;
   /** Resolves once every read model includes the position (bounded wait; false when it timed out). */

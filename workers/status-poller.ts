@@ -1,6 +1,8 @@
 import { invoiceCommand } from '../commands/invoice/invoice-command';
 import { DomainError } from '../domain/shared/domain-error';
-import type { AccountingInvoice } from '../infra/accounting/port';
+import { creditNoteCommand } from '../commands/credit-note/credit-note-command';
+import type { AccountingCreditNote, AccountingInvoice } from '../infra/accounting/port';
+import { CREDIT_NOTES, type CreditNoteDoc } from '../projections/credit-notes';
 import { INVOICES, type InvoiceDoc } from '../projections/invoices';
 import { ORGANISATIONS, type OrganisationDoc } from '../projections/organisations';
 import type { WorkerDeps } from './deps';
@@ -22,9 +24,10 @@ const cursorName = (tenantId: string) => `poller:${tenantId}`;
 
 /**
  * The status poller: every interval it asks each connected organisation's accounting system for
- * the documents changed since its last look and records what it sees of our invoices as
- * `InvoiceStatusObserved` events, so statuses in the read models follow the accounting system and
- * are part of the history. The invoice's decider records a sighting once: the same change seen
+ * the documents changed since its last look and records what it sees of our invoices and credit
+ * notes as `InvoiceStatusObserved` and `CreditNoteStatusObserved` events (approved, paid, credit
+ * applied, voided…), so statuses in the read models follow the accounting system and are part of
+ * the history. Each document's decider records a sighting once: the same change seen
  * again (same change time, or nothing different) adds nothing. Changes made between two polls
  * arrive as one observation (one `invoice.paid` from `draft`).
  */
@@ -59,21 +62,53 @@ export const statusPoller = (deps: WorkerDeps, options: StatusPollerOptions) => 
     }
   };
 
+  const observeCreditNote = async (organisation: OrganisationDoc, seen: AccountingCreditNote, creditNoteId: string) => {
+    try {
+      const { events } = await creditNoteCommand(
+        deps,
+        creditNoteId,
+        { type: 'RecordCreditNoteStatusObserved', creditNoteId, status: seen.status, total: seen.total, remainingCredit: seen.remainingCredit, sent: seen.sentToContact, updatedAt: seen.updatedAt },
+        { actor: { type: 'system' }, requestId: null },
+        { id: organisation.id, livemode: organisation.livemode },
+      );
+      if (events.length > 0) logger.info({ creditNoteId, organisationId: organisation.id, status: seen.status, remainingCredit: seen.remainingCredit }, 'credit note status observed');
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+    }
+  };
+
+  /** Our ids of the documents the accounting system names, by its ids. */
+  const oursByAccountingId = async <D extends { id: string }>(
+    collection: string,
+    field: string,
+    accountingIdOf: (doc: D) => string | null,
+    organisationId: string,
+    accountingIds: string[],
+  ): Promise<Map<string | null, string>> => {
+    if (accountingIds.length === 0) return new Map();
+    const docs = await deps.readStore.findAll<D>(collection, [
+      { field: '_organisation', eq: organisationId },
+      { field, in: accountingIds },
+    ]);
+    return new Map(docs.map((doc) => [accountingIdOf(doc), doc.id]));
+  };
+
   const pollTenant = async (organisation: OrganisationDoc, tenantId: string) => {
     const cursor = await deps.readStore.checkpoint(cursorName(tenantId));
     const since = new Date(Math.max(0, Number(cursor) - OVERLAP_MS)).toISOString();
     const changed = await deps.accounting.tenant(tenantId).listUpdatedSince(since);
-    if (changed.invoices.length === 0) return;
-    const ours = await deps.readStore.findAll<InvoiceDoc>(INVOICES, [
-      { field: '_organisation', eq: organisation.id },
-      { field: 'accounting.invoice_id', in: changed.invoices.map((invoice) => invoice.id) },
-    ]);
-    const byAccountingId = new Map(ours.map((doc) => [doc.accounting.invoice_id, doc.id]));
+    if (changed.invoices.length + changed.creditNotes.length === 0) return;
+    const invoices = await oursByAccountingId<InvoiceDoc>(INVOICES, 'accounting.invoice_id', (doc) => doc.accounting.invoice_id, organisation.id, changed.invoices.map((invoice) => invoice.id));
     for (const seen of changed.invoices) {
-      const invoiceId = byAccountingId.get(seen.id);
+      const invoiceId = invoices.get(seen.id);
       if (invoiceId) await observe(organisation, seen, invoiceId);
     }
-    const latest = Math.max(...changed.invoices.map((invoice) => Date.parse(invoice.updatedAt)));
+    const creditNotes = await oursByAccountingId<CreditNoteDoc>(CREDIT_NOTES, 'accounting.credit_note_id', (doc) => doc.accounting.credit_note_id, organisation.id, changed.creditNotes.map((note) => note.id));
+    for (const seen of changed.creditNotes) {
+      const creditNoteId = creditNotes.get(seen.id);
+      if (creditNoteId) await observeCreditNote(organisation, seen, creditNoteId);
+    }
+    const latest = Math.max(...[...changed.invoices, ...changed.creditNotes].map((document) => Date.parse(document.updatedAt)));
     if (BigInt(latest) > cursor) await deps.readStore.commit([], [{ name: cursorName(tenantId), position: BigInt(latest) }]);
   };
 

@@ -205,10 +205,7 @@ export const webhooks = (deps: WorkerDeps, options: WebhookOptions) => {
   return {
     queue,
     follower,
-    start: async () => {
-      queue.process(deliver, { concurrency: 8 });
-      await follower.start();
-    },
-    stop: () => follower.stop(),
+    /** Takes delivery jobs in this process (every process shares them); the follower runs under a lease. */
+    processJobs: () => queue.process(deliver, { concurrency: 8 }),
   };
 };

@@ -1,16 +1,25 @@
+import { type LeasedWork, whileLeased } from '../infra/lease/while-leased';
 import { accountingSync, type AccountingSyncOptions } from './accounting-sync';
 import type { WorkerDeps } from './deps';
 import type { FollowerStatus } from './log-follower';
 import { type PollerStatus, statusPoller, type StatusPollerOptions } from './status-poller';
 import { webhooks, type WebhookOptions } from './webhooks';
 
-export type WorkerOptions = Readonly<{ accountingSync?: AccountingSyncOptions; poller: StatusPollerOptions; webhooks: WebhookOptions }>;
+export type WorkerOptions = Readonly<{
+  accountingSync?: AccountingSyncOptions;
+  poller: StatusPollerOptions;
+  webhooks: WebhookOptions;
+  /** How long each worker's lease lives unrenewed (how soon another process takes over a dead one's). */
+  leaseMs?: number;
+}>;
 
 export type WorkersStatus = Readonly<{
   object: 'workers';
   queue_backend: 'sqlite' | 'bullmq';
   queues: { name: string; waiting: number; delayed: number; active: number; failed: number; failed_jobs: { id: string; error: string; attempts: number; failed_at: string }[] }[];
   followers: FollowerStatus[];
+  instance_id: string;
+  leases: { name: string; held: boolean }[];
   poller: Omit<PollerStatus, 'name'>;
 }>;
 
@@ -21,9 +30,13 @@ export const startWorkers = async (deps: WorkerDeps, options: WorkerOptions): Pr
   const sync = accountingSync(deps, options.accountingSync);
   const poller = statusPoller(deps, options.poller);
   const hooks = webhooks(deps, options.webhooks);
-  await sync.start();
-  await hooks.start();
-  poller.start();
+  // Every process takes jobs; only the lease holder of each outbox and of the poller runs it.
+  sync.processJobs();
+  hooks.processJobs();
+  const leased = (name: string, work: LeasedWork) => whileLeased(deps.leases, name, deps.instanceId, work, { logger: deps.logger, ...(options.leaseMs ? { ttlMs: options.leaseMs } : {}) });
+  const names = ['worker:accounting-sync', 'worker:webhooks', 'worker:status-poller'] as const;
+  const runs = [leased(names[0], sync.follower), leased(names[1], hooks.follower), leased(names[2], poller)];
+  await Promise.all(runs.map((run) => run.ready));
   return {
     poll: () => poller.poll(),
     status: async () => {
@@ -40,13 +53,13 @@ export const startWorkers = async (deps: WorkerDeps, options: WorkerOptions): Pr
         queue_backend: deps.queues.kind,
         queues,
         followers: await Promise.all([sync.follower.status(), hooks.follower.status()]),
+        instance_id: deps.instanceId,
+        leases: runs.map((run, i) => ({ name: names[i]!, held: run.held() })),
         poller: pollerStatus,
       };
     },
     stop: async () => {
-      await poller.stop();
-      await hooks.stop();
-      await sync.stop();
+      await Promise.all(runs.map((run) => run.stop()));
     },
   };
 };

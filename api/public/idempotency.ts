@@ -30,7 +30,8 @@ export const requestFingerprint = (method: string, path: string, body: unknown):
 /**
  * `Idempotency-Key` per API key: a repeat of a success is answered from the stored response, a
  * different request with the key is a conflict, a repeat while the first runs is `request_in_progress`,
- * and a failure releases the key.
+ * and a failure releases the key. The lock is renewed while the request runs, so it lapses soon after
+ * its process dies (and the embedded profile releases its predecessor's locks at start).
  */
 export const idempotency =
   (deps: ApiDeps, mode: 'required' | 'optional'): RequestHandler =>
@@ -68,9 +69,21 @@ export const idempotency =
             'Retry-After': '2',
           });
         case 'started': {
+          // The lock's lease is renewed while the request runs: it outlives a slow request, not a dead process.
+          const renewal = setInterval(() => {
+            deps.idempotency.renew(scope, key, begun.token, now()).catch((error: unknown) => deps.logger.warn({ err: error }, 'idempotency lock renewal failed'));
+          }, Math.max(100, Math.floor(deps.idempotency.leaseMs / 3)));
+          renewal.unref();
+          res.once('close', () => clearInterval(renewal));
           const settlement: Settlement = {
-            succeed: (status, body) => deps.idempotency.complete(scope, key, begun.token, { status, body }, now()),
-            fail: () => deps.idempotency.release(scope, key, begun.token),
+            succeed: (status, body) => {
+              clearInterval(renewal);
+              return deps.idempotency.complete(scope, key, begun.token, { status, body }, now());
+            },
+            fail: () => {
+              clearInterval(renewal);
+              return deps.idempotency.release(scope, key, begun.token);
+            },
           };
           settle(res, settlement);
           req.idempotencyFingerprint = fingerprint;

@@ -1,4 +1,5 @@
 import type { Request, Router } from 'express';
+import { awaitSync } from '../../commands/await-sync';
 import { changeUnits } from '../../commands/subscription/change-units';
 import { endSubscription } from '../../commands/subscription/end-subscription';
 import type { LifecycleContext } from '../../commands/subscription/load-subscription';
@@ -58,7 +59,8 @@ export const lifecycleRoutes = (router: Router, registry: RouteRegistry, deps: A
     async ({ req, params, body }) => {
       const organisationId = req.auth!.organisation.id;
       const { change, position } = await changeUnits(deps, apiCaller(req), contextOf(req), params.id!, toChangeUnitsRequest(body));
-      const [subscription, invoice, creditNote] = await readAfterWrite(deps, position, () =>
+      const synced = await awaitSync(deps.store, position, { invoiceIds: [change.invoiceId], creditNoteIds: [change.creditNoteId] }, deps.accountingPushWaitMs);
+      const [subscription, invoice, creditNote] = await readAfterWrite(deps, synced, () =>
         Promise.all([
           findOwned<SubscriptionDoc>(deps, SUBSCRIPTIONS, organisationId, params.id!, 'subscription_not_found'),
           change.invoiceId ? findOwned<InvoiceDoc>(deps, INVOICES, organisationId, change.invoiceId, 'invoice_not_found') : null,
@@ -114,8 +116,9 @@ export const lifecycleRoutes = (router: Router, registry: RouteRegistry, deps: A
       response: subscriptionObject,
     },
     async ({ req, params }) => {
-      const { position } = await restoreSubscription(deps, apiCaller(req), contextOf(req), params.id!);
-      return { body: publicView(await subscriptionAfter(req, params.id!, position)) };
+      const { position, invoiceId } = await restoreSubscription(deps, apiCaller(req), contextOf(req), params.id!);
+      const synced = await awaitSync(deps.store, position, { invoiceIds: [invoiceId] }, deps.accountingPushWaitMs);
+      return { body: publicView(await subscriptionAfter(req, params.id!, synced)) };
     },
   );
 };

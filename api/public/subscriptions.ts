@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
+import { awaitSync } from '../../commands/await-sync';
 import { createSubscription } from '../../commands/subscription/create-subscription';
 import { INVOICE_STATUSES, INVOICES, type InvoiceDoc } from '../../projections/invoices';
 import { SUBSCRIPTION_STATUSES, SUBSCRIPTIONS, type SubscriptionDoc } from '../../projections/subscriptions';
@@ -52,7 +53,8 @@ export const subscriptionRoutes = (router: Router, registry: RouteRegistry, deps
         },
         toCreateSubscriptionInput(body),
       );
-      const [subscription, invoice] = await readAfterWrite(deps, position, () =>
+      const synced = await awaitSync(deps.store, position, { invoiceIds: [invoiceId] }, deps.accountingPushWaitMs);
+      const [subscription, invoice] = await readAfterWrite(deps, synced, () =>
         Promise.all([
           findOwned<SubscriptionDoc>(deps, SUBSCRIPTIONS, organisation.id, subscriptionId, 'subscription_not_found'),
           invoiceId ? findOwned<InvoiceDoc>(deps, INVOICES, organisation.id, invoiceId, 'invoice_not_found') : null,

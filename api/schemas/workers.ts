@@ -17,6 +17,9 @@ export const workersStatusObject = z
     ),
     /** Each worker's outbox: how far it has followed the log. */
     followers: z.array(z.object({ name: z.string(), checkpoint: z.string(), head: z.string(), lag: z.number().int() })),
+    /** This process instance, and which of the workers' leases it holds (the holder runs that worker). */
+    instance_id: z.string(),
+    leases: z.array(z.object({ name: z.string(), held: z.boolean() })),
     poller: z.object({
       interval_seconds: z.number(),
       last_poll_at: z.string().nullable(),

@@ -6,10 +6,8 @@ import type { AccountingSystem } from '../../infra/accounting/port';
 import { derivedId } from '../../infra/ids';
 import { planCommand } from '../catalogue/plan-command';
 import { creditNoteCommand } from '../credit-note/credit-note-command';
-import { pushCreditNote } from '../credit-note/push-credit-note';
 import type { CommandDeps } from '../deps';
 import { invoiceCommand } from '../invoice/invoice-command';
-import { pushInvoice } from '../invoice/push-invoice';
 import type { Caller } from '../metadata';
 import { latestPosition } from '../positions';
 import { type LifecycleContext, loadForChange, operationIdFor } from './load-subscription';
@@ -29,9 +27,9 @@ const renewalAmendable = async (deps: Deps, tenantId: string | null, invoiceId: 
 
 /**
  * `POST /v1/subscriptions/{id}/units`: loads the subscription, its plan and its renewal invoice, lets
- * the decider check every rule and prorate, records the change, then raises and pushes the document it
- * calls for (an invoice for a charge now, a credit note for a credit, allocated to the invoice that
- * billed the period). Run again after a crash with the same Idempotency-Key, it finds the change and
+ * the decider check every rule and prorate, records the change, then raises the document it calls for
+ * (an invoice for a charge now, a credit note for a credit); the accounting sync worker pushes it (and
+ * allocates a credit note to the invoice that billed the period). Run again after a crash with the same Idempotency-Key, it finds the change and
  * finishes its document.
  */
 export const changeUnits = async (deps: Deps, caller: Caller, context: LifecycleContext, subscriptionId: string, request: ChangeUnits['request']) => {
@@ -66,7 +64,7 @@ export const changeUnits = async (deps: Deps, caller: Caller, context: Lifecycle
     const invoiceId = change.invoiceId;
     const raised = unitChangeInvoice({ subscription, change, lineId: derivedId('invoiceLine', invoiceId, '0'), paymentTermsDays: org.settings.paymentTermsDays });
     const recorded = await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...raised }, caller, ref);
-    position = latestPosition(position, recorded.position, (await pushInvoice(deps, caller, org, invoiceId)).position);
+    position = latestPosition(position, recorded.position);
   }
   if (change.creditNoteId) {
     const creditNoteId = change.creditNoteId;
@@ -78,7 +76,7 @@ export const changeUnits = async (deps: Deps, caller: Caller, context: Lifecycle
       reduces: change.creditedInvoiceId,
     });
     const recorded = await creditNoteCommand(deps, creditNoteId, { type: 'RaiseCreditNote', ...raised }, caller, ref);
-    position = latestPosition(position, recorded.position, (await pushCreditNote(deps, caller, org, creditNoteId)).position);
+    position = latestPosition(position, recorded.position);
   }
   return { change, position };
 };

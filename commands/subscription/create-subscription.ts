@@ -14,7 +14,6 @@ import { planCommand } from '../catalogue/plan-command';
 import { subscriptionCommand } from '../subscription/subscription-command';
 import { planIdFor } from '../catalogue/create-plan';
 import { customerIdFor, type CustomerInput, importCustomer, type ImportDeps } from '../customer/import-customer';
-import { pushInvoice } from '../invoice/push-invoice';
 import type { Caller } from '../metadata';
 import { latestPosition } from '../positions';
 
@@ -26,7 +25,7 @@ export type CreateSubscriptionInput = Readonly<{
   request: CreateSubscription['request'];
 }>;
 
-/** Raises the first invoice if it is not yet raised, then pushes it if it is not yet pushed. */
+/** Raises the first invoice if it is not yet raised; the accounting sync worker pushes it (a job derived from its event). */
 const finish = async (deps: ImportDeps, caller: Caller, org: OpenOrganisation, subscription: SubscriptionCreatedData, position: bigint) => {
   const { subscriptionId, firstInvoiceId: invoiceId } = subscription;
   if (!invoiceId) return { subscriptionId, invoiceId, position };
@@ -37,9 +36,8 @@ const finish = async (deps: ImportDeps, caller: Caller, org: OpenOrganisation, s
     paymentTermsDays: org.settings.paymentTermsDays,
   });
   const organisation = { id: org.organisationId, livemode: org.livemode };
-  await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...raised }, caller, organisation);
-  const pushed = await pushInvoice(deps, caller, org, invoiceId);
-  return { subscriptionId, invoiceId, position: latestPosition(position, pushed.position) };
+  const recorded = await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...raised }, caller, organisation);
+  return { subscriptionId, invoiceId, position: latestPosition(position, recorded.position) };
 };
 
 /**
@@ -56,8 +54,8 @@ const refuseAnotherRequest = async (deps: ImportDeps, subscriptionId: string, re
  * `POST /v1/subscriptions`: loads what the request names, lets the subscription decider check every
  * rule, creates the customer when asked (only once every rule has passed), records the subscription
  * under an id derived from the API key and the Idempotency-Key, raises its first invoice under an id
- * derived from the subscription's, and pushes it. Run again after a crash, it finds what was done
- * and finishes the rest.
+ * derived from the subscription's (which the accounting sync worker pushes). Run again after a crash,
+ * it finds what was done and finishes the rest.
  */
 export const createSubscription = async (
   deps: ImportDeps,

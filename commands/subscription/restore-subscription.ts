@@ -1,25 +1,21 @@
 import { reRaisedInvoice } from '../../domain/invoice/re-raise';
 import { dateIn } from '../../domain/pricing/calendar';
 import type { RestoreSubscription } from '../../domain/subscription/restore';
-import type { AccountingSystem } from '../../infra/accounting/port';
 import { derivedId } from '../../infra/ids';
 import { planCommand } from '../catalogue/plan-command';
 import { customerCommand } from '../customer/customer-command';
 import type { CommandDeps } from '../deps';
 import { invoiceCommand } from '../invoice/invoice-command';
-import { pushInvoice } from '../invoice/push-invoice';
 import type { Caller } from '../metadata';
 import { latestPosition } from '../positions';
 import { type LifecycleContext, loadForChange, operationIdFor } from './load-subscription';
 import { subscriptionCommand } from './subscription-command';
 
-type Deps = CommandDeps & { accounting: AccountingSystem };
-
 /**
  * `POST /v1/subscriptions/{id}/restore`: loads the customer and plan the rules need, records the
- * restore, and raises again (and pushes) a renewal invoice that ending removed.
+ * restore, and raises again a renewal invoice that ending removed (the accounting sync worker pushes it).
  */
-export const restoreSubscription = async (deps: Deps, caller: Caller, context: LifecycleContext, subscriptionId: string) => {
+export const restoreSubscription = async (deps: CommandDeps, caller: Caller, context: LifecycleContext, subscriptionId: string) => {
   const { org, ref, state, now } = await loadForChange(deps, context.organisationId, subscriptionId);
   const operationId = operationIdFor(context, subscriptionId, 'restore', {});
   const [customer, plan] =
@@ -52,9 +48,9 @@ export const restoreSubscription = async (deps: Deps, caller: Caller, context: L
         paymentTermsDays: org.settings.paymentTermsDays,
       });
       const recorded = await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...raised }, caller, ref);
-      const pushed = await pushInvoice(deps, caller, org, invoiceId);
-      position = latestPosition(position, recorded.position, pushed.position);
+      position = latestPosition(position, recorded.position);
+      return { position, invoiceId };
     }
   }
-  return { position };
+  return { position, invoiceId: null };
 };

@@ -1,6 +1,9 @@
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
-import type { CreditNoteAllocated, CreditNoteEvent, CreditNoteRaisedData, CreditNoteSynced } from './events';
+import type { CreditNoteAllocated, CreditNoteEvent, CreditNoteRaisedData, CreditNoteStatusObserved, CreditNoteSynced } from './events';
+
+/** What is known of the credit note in the accounting system (`updatedAt` null when known from our own push or allocation). */
+export type ObservedCreditNote = Omit<CreditNoteStatusObserved['data'], 'creditNoteId' | 'updatedAt'> & { updatedAt: string | null };
 
 export type CreditNoteState =
   | { status: 'none' }
@@ -11,24 +14,45 @@ export type CreditNoteState =
       accountingCreditNoteId: string | null;
       remainingCredit: string;
       allocatedTo: readonly string[];
+      observed: ObservedCreditNote | null;
     }>;
 
 export type CreditNoteCommand =
   | ({ type: 'RaiseCreditNote' } & CreditNoteRaisedData)
-  | ({ type: 'RecordCreditNoteSynced' } & CreditNoteSynced['data'])
+  /** With the allocation made right after the push, when there was one: both recorded in one append. */
+  | ({ type: 'RecordCreditNoteSynced'; allocation?: CreditNoteAllocated['data'] } & CreditNoteSynced['data'])
   | { type: 'RecordCreditNoteSyncFailed'; creditNoteId: string; error: string }
-  | ({ type: 'RecordCreditNoteAllocated' } & CreditNoteAllocated['data']);
+  | ({ type: 'RecordCreditNoteAllocated' } & CreditNoteAllocated['data'])
+  | ({ type: 'RecordCreditNoteStatusObserved' } & CreditNoteStatusObserved['data']);
+
+const sameObservation = (a: ObservedCreditNote, b: Omit<ObservedCreditNote, 'updatedAt'>): boolean =>
+  a.status === b.status && a.total === b.total && a.remainingCredit === b.remainingCredit && a.sent === b.sent;
 
 const evolve = (state: CreditNoteState, event: CreditNoteEvent): CreditNoteState => {
   switch (event.type) {
     case 'CreditNoteRaised':
-      return { status: 'raised', creditNote: event.data, sync: 'pending', accountingCreditNoteId: null, remainingCredit: event.data.subtotal, allocatedTo: [] };
-    case 'CreditNoteSynced':
-      return state.status === 'none' ? state : { ...state, sync: 'synced', accountingCreditNoteId: event.data.accountingCreditNoteId, remainingCredit: event.data.remainingCredit };
+      return { status: 'raised', creditNote: event.data, sync: 'pending', accountingCreditNoteId: null, remainingCredit: event.data.subtotal, allocatedTo: [], observed: null };
+    case 'CreditNoteSynced': {
+      if (state.status === 'none') return state;
+      const { status, total, remainingCredit, sent } = event.data;
+      return { ...state, sync: 'synced', accountingCreditNoteId: event.data.accountingCreditNoteId, remainingCredit, observed: { status, total, remainingCredit, sent, updatedAt: null } };
+    }
     case 'CreditNoteSyncFailed':
       return state.status === 'none' ? state : { ...state, sync: 'failed' };
     case 'CreditNoteAllocated':
-      return state.status === 'none' ? state : { ...state, remainingCredit: event.data.remainingCredit, allocatedTo: [...state.allocatedTo, event.data.invoiceId] };
+      return state.status === 'none'
+        ? state
+        : {
+            ...state,
+            remainingCredit: event.data.remainingCredit,
+            allocatedTo: [...state.allocatedTo, event.data.invoiceId],
+            observed: state.observed && { ...state.observed, status: event.data.status, remainingCredit: event.data.remainingCredit, updatedAt: null },
+          };
+    case 'CreditNoteStatusObserved': {
+      if (state.status === 'none') return state;
+      const { creditNoteId: _id, ...observed } = event.data;
+      return { ...state, remainingCredit: observed.remainingCredit, observed };
+    }
     default: {
       const exhaustive: never = event;
       return exhaustive;
@@ -51,12 +75,19 @@ const decide = (command: CreditNoteCommand, state: CreditNoteState): CreditNoteE
     }
     case 'RecordCreditNoteSynced': {
       if (requireRaised(state).sync === 'synced') return [];
-      const { type: _type, ...data } = command;
-      return [{ type: 'CreditNoteSynced', data }];
+      const { type: _type, allocation, ...data } = command;
+      return [{ type: 'CreditNoteSynced', data }, ...(allocation ? [{ type: 'CreditNoteAllocated' as const, data: allocation }] : [])];
     }
     case 'RecordCreditNoteSyncFailed':
       if (requireRaised(state).sync === 'synced') return [];
       return [{ type: 'CreditNoteSyncFailed', data: { creditNoteId: command.creditNoteId, error: command.error } }];
+    case 'RecordCreditNoteStatusObserved': {
+      const current = requireRaised(state);
+      // A change seen once is recorded once: the same sighting again, or no change from what is known, adds nothing.
+      if (current.observed && (current.observed.updatedAt === command.updatedAt || sameObservation(current.observed, command))) return [];
+      const { type: _type, ...data } = command;
+      return [{ type: 'CreditNoteStatusObserved', data }];
+    }
     case 'RecordCreditNoteAllocated': {
       if (requireRaised(state).allocatedTo.includes(command.invoiceId)) return [];
       const { type: _type, ...data } = command;

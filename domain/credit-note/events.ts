@@ -49,18 +49,31 @@ const allocated = z.object({
   status: z.enum(DOCUMENT_STATUSES),
 });
 
+/** What the status poller saw of the credit note in the accounting system: its tracked fields as they stood then. */
+const statusObserved = z.object({
+  creditNoteId: z.string(),
+  status: z.enum(DOCUMENT_STATUSES),
+  total: z.string(),
+  remainingCredit: z.string(),
+  sent: z.boolean(),
+  /** The accounting system's own change time, so the same sighting is recognised again. */
+  updatedAt: z.string(),
+});
+
 export type CreditNoteRaisedData = z.infer<typeof raised>;
 export type CreditNoteRaised = { type: 'CreditNoteRaised'; data: CreditNoteRaisedData };
 export type CreditNoteSynced = { type: 'CreditNoteSynced'; data: z.infer<typeof synced> };
 export type CreditNoteSyncFailed = { type: 'CreditNoteSyncFailed'; data: z.infer<typeof syncFailed> };
 export type CreditNoteAllocated = { type: 'CreditNoteAllocated'; data: z.infer<typeof allocated> };
-export type CreditNoteEvent = CreditNoteRaised | CreditNoteSynced | CreditNoteSyncFailed | CreditNoteAllocated;
+export type CreditNoteStatusObserved = { type: 'CreditNoteStatusObserved'; data: z.infer<typeof statusObserved> };
+export type CreditNoteEvent = CreditNoteRaised | CreditNoteSynced | CreditNoteSyncFailed | CreditNoteAllocated | CreditNoteStatusObserved;
 
 export const creditNoteEventDefinitions: EventDefinition[] = [
   { type: 'CreditNoteRaised', version: 1, schema: raised },
   { type: 'CreditNoteSynced', version: 1, schema: synced },
   { type: 'CreditNoteSyncFailed', version: 1, schema: syncFailed },
   { type: 'CreditNoteAllocated', version: 1, schema: allocated },
+  { type: 'CreditNoteStatusObserved', version: 1, schema: statusObserved },
 ];
 
 export const creditNoteStream = (creditNoteId: string): string => `credit_note-${creditNoteId}`;

@@ -101,6 +101,7 @@ export const webhookEventsOf = (eventType: string, before: TrackedObject | null,
     case 'CreditNoteSynced':
     case 'CreditNoteSyncFailed':
     case 'CreditNoteAllocated':
+    case 'CreditNoteStatusObserved':
       return updated('credit_note.updated', before, after);
     case 'InvoiceRemoved':
       if (after?.status === 'deleted') return [{ type: 'invoice.deleted', object: after }];

@@ -8,8 +8,9 @@ import {
   type StoredResponse,
 } from './port';
 
-// Records are JSON: {f: fingerprint, t: lock token or false, r: the stored response's JSON text (kept as
-// text: cjson would turn an empty array into an object) or false, e: expiry ms}.
+// Records are JSON: {f: fingerprint, t: lock token or false, o: the owning process instance (locks only),
+// r: the stored response's JSON text (kept as text: cjson would turn an empty array into an object) or
+// false, e: expiry ms}.
 // Expiry is judged against the caller's clock (`now`); Redis's own TTL only collects garbage.
 const BEGIN = `
 local raw = redis.call('GET', KEYS[1])
@@ -22,8 +23,18 @@ if raw then
     return {'in_progress'}
   end
 end
-redis.call('SET', KEYS[1], cjson.encode({f = ARGV[1], t = ARGV[2], r = false, e = now + tonumber(ARGV[4])}), 'PX', ARGV[5])
+redis.call('SET', KEYS[1], cjson.encode({f = ARGV[1], t = ARGV[2], o = ARGV[6], r = false, e = now + tonumber(ARGV[4])}), 'PX', ARGV[5])
 return {'started'}
+`;
+
+const RENEW = `
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+local rec = cjson.decode(raw)
+if rec.t ~= ARGV[1] or rec.r then return 0 end
+rec.e = tonumber(ARGV[2])
+redis.call('SET', KEYS[1], cjson.encode(rec), 'PX', ARGV[3])
+return 1
 `;
 
 const COMPLETE = `
@@ -42,13 +53,26 @@ if cjson.decode(raw).t ~= ARGV[1] then return 0 end
 return redis.call('DEL', KEYS[1])
 `;
 
-/** Idempotency records shared by every process: one Lua step per transition, so racing processes agree. */
+/** Shared by several processes, a lock cannot be released at start; it is kept short and renewed instead. */
+export const REDIS_IDEMPOTENCY: IdempotencyOptions = { ...DEFAULT_IDEMPOTENCY, leaseMs: 3_000 };
+
+/**
+ * Idempotency records shared by every process: one Lua step per transition, so racing processes
+ * agree. A lock's lease is short (3 s) and its request renews it while it runs, so the lock of a
+ * process that died lapses within seconds.
+ */
 export class RedisIdempotencyStore implements IdempotencyStore {
+  readonly leaseMs: number;
+  private readonly owner: string;
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix = 'billing:idem:',
-    private readonly options: IdempotencyOptions = DEFAULT_IDEMPOTENCY,
-  ) {}
+    private readonly options: IdempotencyOptions = REDIS_IDEMPOTENCY,
+  ) {
+    this.leaseMs = options.leaseMs;
+    this.owner = options.owner ?? randomUUID();
+  }
 
   private key(scope: string, key: string): string {
     return `${this.prefix}${scope}:${key}`;
@@ -65,6 +89,7 @@ export class RedisIdempotencyStore implements IdempotencyStore {
       nowMs,
       this.options.leaseMs,
       this.options.lifetimeMs + this.options.leaseMs,
+      this.owner,
     )) as [string, string?];
     switch (kind) {
       case 'started':
@@ -77,6 +102,15 @@ export class RedisIdempotencyStore implements IdempotencyStore {
       default:
         throw new Error(`unexpected idempotency answer ${kind}`);
     }
+  }
+
+  async renew(scope: string, key: string, token: string, nowMs: number): Promise<void> {
+    await this.redis.eval(RENEW, 1, this.key(scope, key), token, nowMs + this.options.leaseMs, this.options.lifetimeMs + this.options.leaseMs);
+  }
+
+  /** Other processes may be running: their locks are never taken from them; a dead one's lapse within the lease. */
+  releaseAbandoned(): Promise<number> {
+    return Promise.resolve(0);
   }
 
   async complete(scope: string, key: string, token: string, response: StoredResponse, nowMs: number): Promise<void> {

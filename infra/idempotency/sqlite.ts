@@ -11,14 +11,20 @@ import {
 
 type Row = { fingerprint: string; token: string | null; response: string | null; expires_ms: number };
 
-/** The embedded idempotency store: one row per (scope, key), a lock or a stored success. */
+/** The embedded idempotency store: one row per (scope, key), a lock (with its owner) or a stored success. */
 export class SqliteIdempotencyStore implements IdempotencyStore {
+  readonly leaseMs: number;
+  private readonly owner: string;
   private readonly beginTx;
   private readonly completeStmt;
   private readonly releaseStmt;
   private readonly forgetStmt;
+  private readonly renewStmt;
+  private readonly abandonedStmt;
 
   constructor(db: SqliteDatabase, private readonly options: IdempotencyOptions = DEFAULT_IDEMPOTENCY) {
+    this.leaseMs = options.leaseMs;
+    this.owner = options.owner ?? randomUUID();
     db.exec(`
       CREATE TABLE IF NOT EXISTS idempotency_records (
         scope TEXT NOT NULL,
@@ -27,18 +33,23 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         token TEXT,
         response TEXT,
         expires_ms INTEGER NOT NULL,
+        owner TEXT,
         PRIMARY KEY (scope, key)
       );
       -- Every begin prunes expired records: without this index that is a scan of the whole table.
       CREATE INDEX IF NOT EXISTS idempotency_records_expires ON idempotency_records (expires_ms);
     `);
+    // A file made before locks recorded their owner.
+    if (!(db.pragma('table_info(idempotency_records)') as { name: string }[]).some((column) => column.name === 'owner')) {
+      db.exec('ALTER TABLE idempotency_records ADD COLUMN owner TEXT');
+    }
     const find = db.prepare<[string, string], Row>(
       'SELECT fingerprint, token, response, expires_ms FROM idempotency_records WHERE scope = ? AND key = ?',
     );
     const lock = db.prepare(
-      `INSERT INTO idempotency_records (scope, key, fingerprint, token, response, expires_ms) VALUES (?, ?, ?, ?, NULL, ?)
+      `INSERT INTO idempotency_records (scope, key, fingerprint, token, response, expires_ms, owner) VALUES (?, ?, ?, ?, NULL, ?, ?)
        ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, token = excluded.token,
-         response = NULL, expires_ms = excluded.expires_ms`,
+         response = NULL, expires_ms = excluded.expires_ms, owner = excluded.owner`,
     );
     const prune = db.prepare('DELETE FROM idempotency_records WHERE expires_ms <= ? AND rowid IN (SELECT rowid FROM idempotency_records WHERE expires_ms <= ? LIMIT 100)');
     this.beginTx = db.transaction((scope: string, key: string, fingerprint: string, nowMs: number): BeginResult => {
@@ -50,7 +61,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         return { kind: 'in_progress' };
       }
       const token = randomUUID();
-      lock.run(scope, key, fingerprint, token, nowMs + this.options.leaseMs);
+      lock.run(scope, key, fingerprint, token, nowMs + this.options.leaseMs, this.owner);
       return { kind: 'started', token };
     });
     this.completeStmt = db.prepare(
@@ -58,6 +69,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     );
     this.releaseStmt = db.prepare('DELETE FROM idempotency_records WHERE scope = ? AND key = ? AND token = ?');
     this.forgetStmt = db.prepare('DELETE FROM idempotency_records WHERE scope = ?');
+    this.renewStmt = db.prepare('UPDATE idempotency_records SET expires_ms = ? WHERE scope = ? AND key = ? AND token = ? AND response IS NULL');
+    this.abandonedStmt = db.prepare('DELETE FROM idempotency_records WHERE response IS NULL AND owner IS NOT ?');
   }
 
   begin(scope: string, key: string, fingerprint: string, nowMs: number): Promise<BeginResult> {
@@ -80,6 +93,16 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     return settle(() => {
       this.forgetStmt.run(scope);
     });
+  }
+
+  renew(scope: string, key: string, token: string, nowMs: number): Promise<void> {
+    return settle(() => {
+      this.renewStmt.run(nowMs + this.options.leaseMs, scope, key, token);
+    });
+  }
+
+  releaseAbandoned(): Promise<number> {
+    return settle(() => this.abandonedStmt.run(this.owner).changes);
   }
 
   close(): Promise<void> {

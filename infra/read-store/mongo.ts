@@ -46,13 +46,12 @@ const toRuns = (writes: readonly Write[]): Run[] => {
       run = { collection: write.collection, operations: [] };
       runs.push(run);
     }
-    run.operations.push(
-      write.op === 'put'
-        ? { replaceOne: { filter: { _id: write.doc.id }, replacement: toStored(write.doc), upsert: true } }
-        : write.op === 'delete'
-          ? { deleteOne: { filter: { _id: write.id } } }
-          : { deleteMany: { filter: toFilter([{ field: write.field, eq: write.eq }]) } },
-    );
+    if (write.op === 'delete') run.operations.push({ deleteOne: { filter: { _id: write.id } } });
+    else if (write.op === 'deleteWhere') run.operations.push({ deleteMany: { filter: toFilter([{ field: write.field, eq: write.eq }]) } });
+    else {
+      const doc = write.op === 'put' ? write.doc : (JSON.parse(write.json) as Doc);
+      run.operations.push({ replaceOne: { filter: { _id: doc.id }, replacement: toStored(doc), upsert: true } });
+    }
   }
   return runs;
 };
@@ -95,6 +94,14 @@ export class MongoReadStore implements ReadStore {
       await this.coll(index.collection).createIndex(Object.fromEntries(keys.map((key) => [key, 1])), {
         unique: index.unique ?? false,
       });
+    }
+  }
+
+  async dropIndexes(collections: readonly string[]): Promise<void> {
+    for (const collection of collections) {
+      // Every index but `_id`'s; a collection never written has none (and dropping them would fail).
+      const exists = await this.db.listCollections({ name: collectionName(collection) }, { nameOnly: true }).hasNext();
+      if (exists) await this.coll(collection).dropIndexes();
     }
   }
 

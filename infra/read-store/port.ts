@@ -27,6 +27,8 @@ export type IndexSpec = Readonly<{ collection: string; fields: readonly string[]
 
 export type Write =
   | { op: 'put'; collection: string; doc: Doc }
+  /** A put of a document already serialized (a projection batch serializes each document once, when it is put). */
+  | { op: 'put_json'; collection: string; id: string; json: string }
   | { op: 'delete'; collection: string; id: string }
   /** Every document of the collection with `field` equal to `eq` (what one organisation holds, say). */
   | { op: 'deleteWhere'; collection: string; field: string; eq: string };
@@ -35,6 +37,8 @@ export type Checkpoint = Readonly<{ name: string; position: bigint }>;
 
 export interface ReadStore {
   ensureIndexes(indexes: readonly IndexSpec[]): Promise<void>;
+  /** Drops the secondary indexes of the collections, keeping their documents (a rebuild writes without them, then indexes). */
+  dropIndexes(collections: readonly string[]): Promise<void>;
   get<T extends Doc>(collection: string, id: string): Promise<T | null>;
   find<T extends Doc>(collection: string, query: FindQuery): Promise<Page<T>>;
   /** Every document of a collection matching the conditions, in id order (for small sets). */

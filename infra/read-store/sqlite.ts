@@ -69,12 +69,24 @@ export class SqliteReadStore implements ReadStore {
   }
 
   ensureIndexes(indexes: readonly IndexSpec[]): Promise<void> {
-    for (const index of indexes) {
-      const name = this.ensureTable(index.collection);
-      const indexName = `${name}__${index.fields.map((f) => f.replace(/\./g, '_')).join('__')}`;
-      this.db.exec(
-        `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${indexName} ON ${name} (${index.fields.map(path).join(', ')})`,
-      );
+    return settle(() => {
+      for (const index of indexes) {
+        const name = this.ensureTable(index.collection);
+        const indexName = `${name}__${index.fields.map((f) => f.replace(/\./g, '_')).join('__')}`;
+        this.db.exec(
+          `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${indexName} ON ${name} (${index.fields.map(path).join(', ')})`,
+        );
+      }
+    });
+  }
+
+  dropIndexes(collections: readonly string[]): Promise<void> {
+    for (const collection of collections) {
+      const name = this.ensureTable(collection);
+      const indexes = this.prepare<[string], { name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+      ).all(name);
+      for (const index of indexes) this.db.exec(`DROP INDEX IF EXISTS "${index.name}"`);
     }
     return Promise.resolve();
   }
@@ -137,9 +149,9 @@ export class SqliteReadStore implements ReadStore {
     const statements = writes.map((write) => ({ write, name: this.ensureTable(write.collection) }));
     this.db.transaction(() => {
       for (const { write, name } of statements) {
-        if (write.op === 'put') {
+        if (write.op === 'put' || write.op === 'put_json') {
           this.prepare(`INSERT INTO ${name} (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`)
-            .run(write.doc.id, JSON.stringify(write.doc));
+            .run(...(write.op === 'put' ? [write.doc.id, JSON.stringify(write.doc)] : [write.id, write.json]));
         } else if (write.op === 'delete') {
           this.prepare(`DELETE FROM ${name} WHERE id = ?`).run(write.id);
         } else {

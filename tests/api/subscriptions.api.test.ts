@@ -6,6 +6,7 @@ import { expectError } from '../support/api-assertions';
 import { billingOrganisation, defineCatalogue } from '../support/catalogue-fixtures';
 import { accountingControl, connectAccounting, createKey, createOrganisation } from '../support/fixtures';
 import { startTestService, tempDir, type TestService } from '../support/test-service';
+import { awaitSync } from '../../commands/await-sync';
 
 describe('subscriptions: creation, first invoice, reads', () => {
   // 10:00 UTC on 15 March 2026; the organisation's timezone is Europe/London (GMT then).
@@ -312,6 +313,8 @@ describe('subscriptions: creation, first invoice, reads', () => {
         request: { units: 4, discountPercent: '0.00', invoiceReference: null, startDate: null, flatFeePrice: null, minimumUnits: null, meters: [], endAfterCycles: null, label: null, cpiEnabled: false },
       },
     );
+    // The accounting sync worker pushes the invoice the crashed request raised, once.
+    await awaitSync(service.services.store, 0n, { invoiceIds: [done.invoiceId] }, 5_000);
     const before = (await ledgerInvoices()).length;
     expectError(await post({ ...body, units: 5 }, 'crash-key'), 409, 'conflict', 'idempotency_conflict');
     const retried = await post(body, 'crash-key');

@@ -53,7 +53,7 @@ const given = (subscription: DomainEvent[], invoice: DomainEvent[]) => ({
 const renewalRaised = { type: 'SubscriptionRenewalInvoiceRaised', data: { subscriptionId: 'sub_1', invoiceId: 'inv_renewal', periodStart: '2026-01-15' } };
 
 describe('lifecycle handlers: given streams, when a command, then new events', () => {
-  it('a prorated increase records the change, then raises its expansion invoice and pushes it (failed: no accounting system here)', async () => {
+  it('a prorated increase records the change, then raises its expansion invoice (the accounting sync worker pushes it)', async () => {
     const request = { units: 8, prorate: true, prorationBehaviour: null, effectiveDate: '2026-01-05', document: null };
     const changeId = derivedId('request', 'key_1', 'k1', 'sub_1', 'units', JSON.stringify(request));
     const invoiceId = derivedId('invoice', 'sub_1', changeId);
@@ -122,7 +122,6 @@ describe('lifecycle handlers: given streams, when a command, then new events', (
               subtotal: '9.6774',
             },
           },
-          { type: 'InvoiceSyncFailed', data: { invoiceId, error: 'No accounting system is connected to this organisation.' } },
         ],
       });
   });
@@ -157,7 +156,7 @@ describe('lifecycle handlers: given streams, when a command, then new events', (
       });
   });
 
-  it('restoring raises again the renewal invoice that ending removed, and pushes it', async () => {
+  it('restoring raises again the renewal invoice that ending removed (the accounting sync worker pushes it)', async () => {
     const operationId = derivedId('request', 'key_1', 'k1', 'sub_1', 'restore', '{}');
     const invoiceId = derivedId('invoice', 'inv_renewal', 'restored', operationId);
     const ended = {
@@ -166,14 +165,13 @@ describe('lifecycle handlers: given streams, when a command, then new events', (
     };
     await handlerSpec({ now: '2026-01-02T09:00:00.000Z' })
       .given(given([renewalRaised, ended], [{ type: 'InvoiceRemoved', data: { invoiceId: 'inv_renewal', status: 'deleted' } }]))
-      .when((deps) => restoreSubscription({ ...deps, accounting: noAccounting }, specCaller, context, 'sub_1'))
+      .when((deps) => restoreSubscription(deps, specCaller, context, 'sub_1'))
       .then({
         [subscriptionStream('sub_1')]: [
           { type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId, from: 'ended', status: 'active', renewalInvoiceId: invoiceId, replacesInvoiceId: 'inv_renewal' } },
         ],
         [invoiceStream(invoiceId)]: [
           { type: 'InvoiceRaised', data: { ...renewalInvoice, invoiceId, invoiceDate: '2026-01-02T09:00:00.000Z', dueDate: '2026-01-16T09:00:00.000Z' } },
-          { type: 'InvoiceSyncFailed', data: { invoiceId, error: 'No accounting system is connected to this organisation.' } },
         ],
       });
   });
@@ -181,7 +179,7 @@ describe('lifecycle handlers: given streams, when a command, then new events', (
   it('refuses to restore a subscription that is running', async () => {
     await handlerSpec()
       .given(given([], []))
-      .when((deps) => restoreSubscription({ ...deps, accounting: noAccounting }, specCaller, context, 'sub_1'))
+      .when((deps) => restoreSubscription(deps, specCaller, context, 'sub_1'))
       .thenRefuses('invalid_state');
   });
 });

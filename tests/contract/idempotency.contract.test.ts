@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { IdempotencyStore } from '../../infra/idempotency/port';
+import { DEFAULT_IDEMPOTENCY, type IdempotencyStore } from '../../infra/idempotency/port';
 import { RedisIdempotencyStore } from '../../infra/idempotency/redis';
 import { SqliteIdempotencyStore } from '../../infra/idempotency/sqlite';
 import { openDatabase } from '../../infra/sqlite/open-database';
@@ -68,14 +68,34 @@ const describeIdempotency = (name: string, open: () => Opened) =>
     });
 
     it('forgets a crashed request’s lock after the lease, and a success after 24 hours', async () => {
+      const lease = opened.store.leaseMs;
       await opened.store.begin('key_1', 'crashed', 'fp', t0);
-      expect((await opened.store.begin('key_1', 'crashed', 'fp', t0 + 59_000)).kind).toBe('in_progress');
-      expect((await opened.store.begin('key_1', 'crashed', 'fp', t0 + 61_000)).kind).toBe('started');
+      expect((await opened.store.begin('key_1', 'crashed', 'fp', t0 + lease - 1)).kind).toBe('in_progress');
+      expect((await opened.store.begin('key_1', 'crashed', 'fp', t0 + lease + 1)).kind).toBe('started');
       const begun = await opened.store.begin('key_1', 'done', 'fp', t0);
       if (begun.kind !== 'started') throw new Error('not started');
       await opened.store.complete('key_1', 'done', begun.token, ok, t0);
       expect((await opened.store.begin('key_1', 'done', 'fp', t0 + 24 * 3600_000 - 1)).kind).toBe('replay');
       expect((await opened.store.begin('key_1', 'done', 'other', t0 + 24 * 3600_000 + 1)).kind).toBe('started');
+    });
+
+    it('keeps a running request’s lock while it is renewed, for the holder only', async () => {
+      const lease = opened.store.leaseMs;
+      const begun = await opened.store.begin('key_1', 'slow', 'fp', t0);
+      if (begun.kind !== 'started') throw new Error('not started');
+      await opened.store.renew('key_1', 'slow', 'not-the-token', t0 + lease - 10);
+      await opened.store.renew('key_1', 'slow', begun.token, t0 + lease - 10);
+      // One lease after the renewal, not after the start.
+      expect((await opened.store.begin('key_1', 'slow', 'fp', t0 + 2 * lease - 20)).kind).toBe('in_progress');
+      expect((await opened.store.begin('key_1', 'slow', 'fp', t0 + 2 * lease)).kind).toBe('started');
+    });
+
+    it('never renews a stored success into a lock', async () => {
+      const begun = await opened.store.begin('key_1', 'k', 'fp', t0);
+      if (begun.kind !== 'started') throw new Error('not started');
+      await opened.store.complete('key_1', 'k', begun.token, ok, t0);
+      await opened.store.renew('key_1', 'k', begun.token, t0 + 10);
+      expect(await opened.store.begin('key_1', 'k', 'fp', t0 + 20)).toEqual({ kind: 'replay', response: ok });
     });
 
     it('lets exactly one of many racing requests (two connections) start', async () => {
@@ -87,6 +107,28 @@ const describeIdempotency = (name: string, open: () => Opened) =>
       expect(results.filter((r) => r.kind === 'in_progress')).toHaveLength(19);
     });
   });
+
+describe('SqliteIdempotencyStore: locks that die with their process', () => {
+  it('releases at start every lock an earlier instance left, and only those', async () => {
+    const file = join(tempDir('idem-owner'), 'billing.sqlite');
+    const db = openDatabase(file);
+    const t0 = Date.now();
+    const before = new SqliteIdempotencyStore(db, { ...DEFAULT_IDEMPOTENCY, owner: 'instance-1' });
+    await before.begin('key_1', 'interrupted', 'fp', t0);
+    const finished = await before.begin('key_1', 'finished', 'fp', t0);
+    if (finished.kind !== 'started') throw new Error('not started');
+    await before.complete('key_1', 'finished', finished.token, { status: 201, body: {} }, t0);
+    // The next instance (after a kill -9) on the same file.
+    const after = new SqliteIdempotencyStore(db, { ...DEFAULT_IDEMPOTENCY, owner: 'instance-2' });
+    const own = await after.begin('key_1', 'own', 'fp', t0);
+    expect(await after.releaseAbandoned()).toBe(1);
+    expect((await after.begin('key_1', 'interrupted', 'fp', t0 + 1)).kind).toBe('started');
+    expect((await after.begin('key_1', 'finished', 'fp', t0 + 1)).kind).toBe('replay');
+    expect(own.kind).toBe('started');
+    expect((await after.begin('key_1', 'own', 'fp', t0 + 1)).kind).toBe('in_progress');
+    db.close();
+  });
+});
 
 describeIdempotency('sqlite', () => {
   const file = join(tempDir('idem'), 'billing.sqlite');

@@ -144,6 +144,22 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
       expect(await store.checkpoint(checkpointName)).toBe(1n);
     });
 
+    it('drops secondary indexes, keeping the documents, and builds them again on demand', async () => {
+      const unique = [{ collection, fields: ['email'], unique: true }];
+      await store.ensureIndexes(unique);
+      await store.commit([{ op: 'put', collection, doc: item(1) }]);
+      await store.dropIndexes([collection, `${collection}_never_written`]);
+      // Without the unique index a second document with the same email goes in.
+      await store.commit([{ op: 'put', collection, doc: item(2, { email: item(1).email }) }]);
+      expect(await store.count(collection, [{ field: 'email', eq: item(1).email }])).toBe(2);
+      // Built again over documents that break it: refused, as a rebuild that produced duplicates must fail.
+      await expect(store.ensureIndexes(unique)).rejects.toThrow();
+      await store.commit([{ op: 'delete', collection, id: 'item_002' }]);
+      await store.ensureIndexes(unique);
+      await expect(store.commit([{ op: 'put', collection, doc: item(3, { email: item(1).email }) }])).rejects.toThrow();
+      expect(await store.get(collection, 'item_001')).not.toBeNull();
+    });
+
     it('resets collections and checkpoints for a rebuild', async () => {
       const checkpointName = `cp_${collection}`;
       await store.commit([{ op: 'put', collection, doc: item(1) }], [{ name: checkpointName, position: 9n }]);

@@ -1,6 +1,7 @@
 import { creditNotesProjection } from '../../projections/credit-notes';
 import { invoicesProjection } from '../../projections/invoices';
 import { subscriptionsProjection } from '../../projections/subscriptions';
+import { raisedCreditNoteData } from '../support/events';
 import { projectionSpec } from '../support/projection-spec';
 import { londonSubscription, londonSubscriptionDocument } from '../support/subscription-fixtures';
 
@@ -97,16 +98,9 @@ describe('lifecycle projections: given events, then documents', () => {
 
   it('credit notes: raised, synced with number and total, then allocated to the invoice it reduces', async () => {
     const raised = {
-      creditNoteId: 'cn_1',
-      organisationId: 'org_1',
-      customerId: 'cus_1',
-      subscriptionId: 'sub_1',
-      invoiceId: 'inv_1',
-      currency: 'GBP',
+      ...raisedCreditNoteData(T0, '20.0000'),
       reference: 'PO-1',
-      creditNoteDate: T0,
       lines: [{ lineId: 'il_1', name: 'Seats', description: '8 → 6 units', amount: '20.0000', effectiveDate: T0 }],
-      subtotal: '20.0000',
     };
     const base = {
       id: 'cn_1',

@@ -43,6 +43,28 @@ describe('projection runner', () => {
     db.close();
   });
 
+  it('applies the log only while it holds the projections lease; without it, follows the holder’s checkpoints and takes over after', async () => {
+    const { db, store, readStore } = open();
+    let holder: 'first' | 'second' = 'first';
+    const first = new ProjectionRunner(store, readStore, [namesProjection(1)], silentLogger(), { pollMs: 20 });
+    const second = new ProjectionRunner(store, readStore, [namesProjection(1)], silentLogger(), { pollMs: 20 });
+    first.applyOnlyWhile(() => holder === 'first');
+    second.applyOnlyWhile(() => holder === 'second');
+    await first.start();
+    await second.start();
+    const { position } = await store.append('organisation-org_1', [changed('a'), changed('b')], 'any');
+    // The follower's read-your-writes wait resolves on the holder's checkpoint; each event is applied once.
+    expect(await second.waitFor(position, 2000)).toBe(true);
+    expect(await readStore.get('names', 'all')).toEqual({ id: 'all', names: ['a', 'b'] });
+    await first.stop();
+    holder = 'second';
+    const next = await store.append('organisation-org_1', [changed('c')], 'any');
+    expect(await second.waitFor(next.position, 2000)).toBe(true);
+    expect(await readStore.get('names', 'all')).toEqual({ id: 'all', names: ['a', 'b', 'c'] });
+    await second.stop();
+    db.close();
+  });
+
   it('rebuilds a read model whose version changed beside the old generation, which serves until the switch', async () => {
     const { db, store, readStore } = open();
     const first = new ProjectionRunner(store, readStore, [namesProjection(1)], silentLogger());
@@ -92,6 +114,41 @@ describe('projection runner', () => {
     // Reads moved to generation 1; generation 0 was emptied.
     expect(await readStore.get('names_g1', 'all')).toEqual({ id: 'all', names: ['a', 'b', 'c', 'd'] });
     expect(await readStore.get('names', 'all')).toBeNull();
+    await runner.stop();
+    db.close();
+  });
+
+  it('replays a rebuild without the read model’s indexes and builds them before reads move to it, blue/green and offline', async () => {
+    const { db, store, readStore } = open();
+    const indexesOf = (table: string) =>
+      db.prepare<[string], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(table).map((row) => row.name);
+    const indexedWhileApplying: string[][] = [];
+    const indexed: Projection = {
+      ...namesProjection(1),
+      indexes: [{ collection: 'names', fields: ['names'] }],
+      apply: async (event, context) => {
+        // Generation 1: built by the blue/green rebuild, then live and replayed offline.
+        indexedWhileApplying.push(indexesOf('rm_names_g1'));
+        await namesProjection(1).apply(event, context);
+      },
+    };
+    const runner = new ProjectionRunner(store, readStore, [indexed], silentLogger(), { batchSize: 2, rebuildBatchSize: 2 });
+    await runner.start();
+    const { position } = await store.append('organisation-org_1', [changed('a'), changed('b'), changed('c')], 'any');
+    await runner.waitFor(position);
+    expect(indexesOf('rm_names')).toEqual(['rm_names__names']);
+
+    indexedWhileApplying.length = 0;
+    runner.startRebuild(null, { verify: true });
+    expect(await runner.rebuilt()).toMatchObject({ status: 'switched', events: 3, differences: [] });
+    expect(indexedWhileApplying).toEqual([[], [], []]);
+    expect(indexesOf('rm_names_g1')).toEqual(['rm_names_g1__names']);
+
+    indexedWhileApplying.length = 0;
+    expect(await runner.replayInPlace(null)).toBe(3);
+    expect(indexedWhileApplying).toEqual([[], [], []]);
+    expect(indexesOf('rm_names_g1')).toEqual(['rm_names_g1__names']);
+    expect(await runner.readStore.get('names', 'all')).toEqual({ id: 'all', names: ['a', 'b', 'c'] });
     await runner.stop();
     db.close();
   });

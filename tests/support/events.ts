@@ -34,3 +34,17 @@ export const raisedInvoiceData = (invoiceDate: string, subtotal: string) => ({
   lines: [],
   subtotal,
 });
+
+/** A credit note as raised against `inv_1`, one line crediting the whole `subtotal`, for specs of its decider. */
+export const raisedCreditNoteData = (creditNoteDate: string, subtotal: string) => ({
+  creditNoteId: 'cn_1',
+  organisationId: 'org_1',
+  customerId: 'cus_1',
+  subscriptionId: 'sub_1',
+  invoiceId: 'inv_1',
+  currency: 'GBP',
+  reference: null,
+  creditNoteDate,
+  lines: [{ lineId: 'il_1', name: 'Seats', description: null, amount: subtotal, effectiveDate: creditNoteDate }],
+  subtotal,
+});

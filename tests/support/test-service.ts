@@ -9,6 +9,7 @@ import { loadConfig } from '../../infra/config';
 import { silentLogger } from '../../infra/logger';
 import { apiDeps, openServices, type Services, workerDeps, workerOptions } from '../../service/services';
 import type { Resolver } from '../../infra/webhooks/resolver';
+import { accountingSync } from '../../workers/accounting-sync';
 import { startWorkers, type WorkerOptions, type Workers } from '../../workers/workers';
 import { checkedApp } from './response-check';
 
@@ -30,13 +31,16 @@ export const tempDir = (label: string): string => mkdtempSync(join(tmpdir(), `${
 /** The real app on the embedded stores in a fresh data directory; every response is checked against its route's spec. */
 export const startTestService = async (
   dataDir = tempDir('billing'),
-  options: { clock?: Clock; env?: Record<string, string>; workers?: Partial<WorkerOptions>; resolver?: Resolver } = {},
+  options: { clock?: Clock; env?: Record<string, string>; workers?: Partial<WorkerOptions>; resolver?: Resolver; /** false: not even the accounting sync worker runs (a process that dies before pushing) */ delivery?: boolean } = {},
 ): Promise<TestService> => {
   const config = loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', ...options.env });
   const services = await openServices(config, silentLogger(), options.clock, options.resolver);
   await services.projections.start();
-  // The workers run only where a test asks for them (with its shortened waits).
+  // The workers run only where a test asks for them (with its shortened waits); pushing to the
+  // accounting system is a job whose outcome requests wait for, so its worker runs in every test service.
   const workers = options.workers ? await startWorkers(workerDeps(services), { ...workerOptions(services), ...options.workers }) : null;
+  const delivery = workers || options.delivery === false ? null : accountingSync(workerDeps(services));
+  await delivery?.start();
   const { app, routes } = createApp(apiDeps(services, ADMIN_TOKEN, workers));
   return {
     app: checkedApp(app, routes),
@@ -47,6 +51,7 @@ export const startTestService = async (
     admin: { Authorization: `Bearer ${ADMIN_TOKEN}` },
     close: async () => {
       await workers?.stop();
+      await delivery?.stop();
       await services.close();
     },
   };

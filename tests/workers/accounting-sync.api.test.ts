@@ -1,12 +1,14 @@
 import request from 'supertest';
+import { awaitSync, type RaisedDocuments } from '../../commands/await-sync';
 import { expectError } from '../support/api-assertions';
 import { defineCatalogue } from '../support/catalogue-fixtures';
 import { accountingControl, connectAccounting, createKey, createOrganisation } from '../support/fixtures';
 import { startTestService, tempDir, type TestService } from '../support/test-service';
 import { until } from '../support/until';
 
-// A raised invoice's job waits 300 ms, so the request's own push (refused or not) comes first.
-const workers = { accountingSync: { retryBaseMs: 100, retryMaxMs: 400, raisedDelayMs: 300 } };
+const workers = { accountingSync: { retryBaseMs: 100, retryMaxMs: 400 } };
+// Requests wait a second for the worker's push, then answer with what the invoice is then.
+const env = { ACCOUNTING_PUSH_WAIT_MS: '1000' };
 
 type Setup = { orgId: string; tenantId: string; auth: { Authorization: string } };
 
@@ -14,7 +16,7 @@ const setUp = async (service: TestService): Promise<Setup> => {
   const orgId = (await createOrganisation(service, { can_create_accounting_contacts: true })).id;
   const tenantId = await connectAccounting(service, orgId);
   await defineCatalogue(service, orgId);
-  const { auth } = await createKey(service, orgId, ['subscriptions:read', 'subscriptions:write', 'invoices:read', 'customers:write']);
+  const { auth } = await createKey(service, orgId, ['subscriptions:read', 'subscriptions:write', 'invoices:read', 'credit_notes:read', 'customers:write']);
   await request(service.app).post('/v1/customers').set(auth).send({ code: 'C1', name: 'Customer One' });
   return { orgId, tenantId, auth };
 };
@@ -24,29 +26,76 @@ describe('accounting sync worker: transient pushes retried, refusals kept until 
   let setup: Setup;
   let n = 0;
   beforeAll(async () => {
-    service = await startTestService(tempDir('accounting-sync'), { workers });
+    service = await startTestService(tempDir('accounting-sync'), { workers, env });
     setup = await setUp(service);
   });
   afterAll(() => service.close());
   afterEach(() => accountingControl(service, '/faults'));
 
   const post = () => request(service.app).post('/v1/subscriptions').set(setup.auth).set('Idempotency-Key', `sync-${++n}`).send({ customer_code: 'C1', plan_code: 'flat' });
+  /** Waits on the log, not through the rate-limited API, until the worker has recorded the pushes' outcome and the read models show it. */
+  const pushRecorded = async (documents: RaisedDocuments) => {
+    const position = await awaitSync(service.services.store, 0n, documents, 20_000);
+    await service.services.projections.waitFor(position);
+  };
   const invoice = async (id: string) => (await request(service.app).get(`/v1/invoices/${id}`).set(setup.auth)).body;
   const ledgerInvoices = async () => (await service.services.accounting.tenant(setup.tenantId).listUpdatedSince('1970-01-01T00:00:00.000Z')).invoices;
 
-  it('leaves an invoice pending through an outage and the worker pushes it once the accounting system is back', async () => {
-    // The request's push takes 4 of the 10 failures (its client retries 3 times), the worker's first run 4 more.
+  it('answers pending past the wait through an outage, and the worker pushes the invoice once the accounting system is back', async () => {
+    // Each run of the job takes 4 failures in 1.4 s (its client retries 3 times, backing off from 200 ms): the outage outlasts the wait.
     await accountingControl(service, '/faults', { kind: '5xx', pathPrefix: `/tenants/${setup.tenantId}/invoices`, method: 'POST', count: 10 });
     const before = (await ledgerInvoices()).length;
     const created = await post();
     expect(created.status).toBe(201);
     expect(created.body.invoice).toMatchObject({ status: 'not_in_external', accounting: { sync_status: 'pending', invoice_id: null, sync_error: null } });
-    const synced = await until('the invoice is synced', async () => {
-      const current = await invoice(created.body.invoice.id);
-      return current.accounting.sync_status === 'synced' && current;
-    });
+    await pushRecorded({ invoiceIds: [created.body.invoice.id] });
+    const synced = await invoice(created.body.invoice.id);
     expect(synced).toMatchObject({ status: 'draft', number: expect.any(String), accounting: { sync_status: 'synced', sync_error: null } });
     expect(await ledgerInvoices()).toHaveLength(before + 1);
+  });
+
+  it('answers synced when the push is fast, and pending when it outlasts the wait; the worker still finishes it, once', async () => {
+    const fast = await post();
+    expect(fast.body.invoice.accounting).toEqual({ sync_status: 'synced', invoice_id: expect.any(String), sync_error: null });
+
+    await accountingControl(service, '/faults', { kind: 'slow', pathPrefix: `/tenants/${setup.tenantId}/invoices`, method: 'POST', count: 1, delayMs: 4_000 });
+    const before = (await ledgerInvoices()).length;
+    const started = Date.now();
+    const slow = await post();
+    const answeredIn = Date.now() - started;
+    expect(slow.status).toBe(201);
+    expect(slow.body.invoice.accounting).toEqual({ sync_status: 'pending', invoice_id: null, sync_error: null });
+    // The wait (1 s here), not the push (4 s), bounds the answer.
+    expect(answeredIn).toBeGreaterThanOrEqual(1_000);
+    expect(answeredIn).toBeLessThan(3_000);
+    await pushRecorded({ invoiceIds: [slow.body.invoice.id] });
+    const synced = await invoice(slow.body.invoice.id);
+    expect(synced.accounting.sync_status).toBe('synced');
+    expect(synced.accounting.invoice_id).toEqual(expect.any(String));
+    expect(await ledgerInvoices()).toHaveLength(before + 1);
+  });
+
+  it('pushes a credit note through an outage with backoff, once, and keeps a refused one failed', async () => {
+    const created = await request(service.app).post('/v1/subscriptions').set(setup.auth).set('Idempotency-Key', `sync-${++n}`).send({ customer_code: 'C1', plan_code: 'seats', units: 5 });
+    expect(created.body.invoice.accounting.sync_status).toBe('synced');
+    const creditNotes = async () => (await service.services.accounting.tenant(setup.tenantId).listUpdatedSince('1970-01-01T00:00:00.000Z')).creditNotes;
+    const before = (await creditNotes()).length;
+    await accountingControl(service, '/faults', { kind: '5xx', pathPrefix: `/tenants/${setup.tenantId}/credit_notes`, method: 'POST', count: 10 });
+    const down = await request(service.app).post(`/v1/subscriptions/${created.body.id}/units`).set(setup.auth).send({ units: 4, prorate: true, effective_date: created.body.start_date });
+    expect(down.status).toBe(200);
+    const creditNote = down.body.change.credit_note;
+    expect(creditNote.accounting).toEqual({ sync_status: 'pending', credit_note_id: null, sync_error: null });
+    await pushRecorded({ creditNoteIds: [creditNote.id] });
+    const synced = (await request(service.app).get(`/v1/credit_notes/${creditNote.id}`).set(setup.auth)).body;
+    expect(synced).toMatchObject({ number: expect.any(String), accounting: { sync_status: 'synced', credit_note_id: expect.any(String), sync_error: null } });
+    expect((await creditNotes()).filter((note) => note.id === synced.accounting.credit_note_id)).toHaveLength(1);
+    expect(await creditNotes()).toHaveLength(before + 1);
+
+    await accountingControl(service, '/faults', { kind: 'refuse', pathPrefix: `/tenants/${setup.tenantId}/credit_notes`, method: 'POST', count: 1, status: 400, code: 'validation_failed', message: 'Credit notes are closed' });
+    const again = await request(service.app).post(`/v1/subscriptions/${created.body.id}/units`).set(setup.auth).send({ units: 3, prorate: true, effective_date: created.body.start_date });
+    expect(again.body.change.credit_note.accounting).toEqual({ sync_status: 'failed', credit_note_id: null, sync_error: 'Credit notes are closed' });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await request(service.app).get(`/v1/credit_notes/${again.body.change.credit_note.id}`).set(setup.auth)).body.accounting.sync_status).toBe('failed');
   });
 
   it('shows operators the queues, how far each worker has followed the log, and the poller', async () => {
@@ -74,7 +123,7 @@ describe('accounting sync worker: transient pushes retried, refusals kept until 
     const created = await post();
     const id = created.body.invoice.id as string;
     expect(created.body.invoice.accounting).toEqual({ sync_status: 'failed', invoice_id: null, sync_error: 'Account 200 is archived' });
-    // The worker runs the raised invoice's job too; a refusal is not retried.
+    // A refusal is not retried.
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect((await invoice(id)).accounting.sync_status).toBe('failed');
 
@@ -101,10 +150,9 @@ describe('accounting sync worker: transient pushes retried, refusals kept until 
 describe('accounting sync outbox: a crash between the append and the push loses nothing', () => {
   it('pushes, on the next start, an invoice raised by a process that died before pushing it', async () => {
     const dataDir = tempDir('outbox');
-    const first = await startTestService(dataDir);
+    // No workers in this process, and the request does not wait: the invoice is raised and never pushed.
+    const first = await startTestService(dataDir, { delivery: false, env: { ACCOUNTING_PUSH_WAIT_MS: '0' } });
     const setup = await setUp(first);
-    // No workers in this process, and every push fails: the invoice is raised and never pushed.
-    await accountingControl(first, '/faults', { kind: '5xx', pathPrefix: `/tenants/${setup.tenantId}/invoices`, method: 'POST', count: 4 });
     const created = await request(first.app).post('/v1/subscriptions').set(setup.auth).set('Idempotency-Key', 'died').send({ customer_code: 'C1', plan_code: 'flat' });
     expect(created.body.invoice.accounting.sync_status).toBe('pending');
     expectError(await request(first.app).get('/admin/v1/workers').set(first.admin), 409, 'conflict', 'workers_not_running');

@@ -14,7 +14,7 @@ describe('status poller: invoice statuses follow the accounting system', () => {
     const orgId = (await createOrganisation(service, { can_create_accounting_contacts: true })).id;
     tenantId = await connectAccounting(service, orgId);
     await defineCatalogue(service, orgId);
-    auth = (await createKey(service, orgId, ['subscriptions:write', 'invoices:read', 'customers:write'])).auth;
+    auth = (await createKey(service, orgId, ['subscriptions:write', 'invoices:read', 'credit_notes:read', 'customers:write'])).auth;
     await request(service.app).post('/v1/customers').set(auth).send({ code: 'C1', name: 'Customer One' });
   });
   afterAll(() => service.close());
@@ -42,6 +42,27 @@ describe('status poller: invoice statuses follow the accounting system', () => {
     // Several more polls see the same documents again: nothing more is recorded.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect((await observations(raised.id)).map((o) => o.status)).toEqual(['approved', 'paid']);
+  });
+
+  it('follows a credit note pushed by the worker: credit applied in the accounting system is recorded once', async () => {
+    const created = await request(service.app).post('/v1/subscriptions').set(auth).set('Idempotency-Key', `poll-${++n}`).send({ customer_code: 'C1', plan_code: 'seats', units: 5 });
+    // 5 → 4 seats for the whole period: a credit of one seat, 10.0000 (11.0000 with tax); the invoice is a draft, so nothing is allocated yet.
+    const down = await request(service.app).post(`/v1/subscriptions/${created.body.id}/units`).set(auth).send({ units: 4, prorate: true, effective_date: created.body.start_date });
+    const note = down.body.change.credit_note;
+    expect(note).toMatchObject({ subtotal: '10.0000', total: '11.0000', remaining_credit: '11.0000', allocation_status: 'unallocated', status: 'approved', accounting: { sync_status: 'synced' } });
+
+    // An accountant approves the invoice and applies the credit in the accounting system.
+    const tenant = service.services.accounting.tenant(tenantId);
+    await control(created.body.invoice.accounting.invoice_id, 'approve');
+    await tenant.allocateCreditNote(note.accounting.credit_note_id, created.body.invoice.accounting.invoice_id, '11.0000', 'by-hand');
+    const applied = await until('the applied credit is seen', async () => {
+      const current = (await request(service.app).get(`/v1/credit_notes/${note.id}`).set(auth)).body;
+      return current.allocation_status === 'fully_allocated' && current;
+    });
+    expect(applied).toMatchObject({ status: 'paid', remaining_credit: '0.0000', allocation_status: 'fully_allocated' });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const seen = (await service.services.store.readStream(`credit_note-${note.id}`)).filter((event) => event.type === 'CreditNoteStatusObserved');
+    expect(seen.map((event) => event.data)).toEqual([expect.objectContaining({ status: 'paid', remainingCredit: '0.0000', total: '11.0000' })]);
   });
 
   it('records changes made between two polls as one observation', async () => {

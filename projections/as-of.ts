@@ -1,6 +1,7 @@
 import { creditNoteStream } from '../domain/credit-note/events';
 import { invoiceStream } from '../domain/invoice/events';
 import { subscriptionStream } from '../domain/subscription/events';
+import { usageStream } from '../domain/usage/events';
 import type { EventStore, StoredEvent } from '../infra/event-store/port';
 import type { ReadStore } from '../infra/read-store/port';
 import { CREDIT_NOTES, type CreditNoteDoc, creditNotesProjection } from './credit-notes';
@@ -36,8 +37,10 @@ export const subscriptionAsOf = async (
   const upTo = (events: StoredEvent[]) => (asOf ? events.filter((e) => Date.parse(e.metadata.recordedTime) <= asOf.getTime()) : events);
   const events = upTo(await store.readStream(subscriptionStream(subscriptionId)));
   if (!ownedBy(events, organisationId, subscriptionId)) return null;
+  // Its usage periods billed (in its usage stream) move its usage values; they run in log order with its own events.
+  const billed = upTo(await store.readStream(usageStream(subscriptionId))).filter((e) => e.type === 'UsagePeriodBilled');
   const context = memoryContext();
-  await replay(subscriptionsProjection, events, context);
+  await replay(subscriptionsProjection, [...events, ...billed].sort((a, b) => (a.position < b.position ? -1 : 1)), context);
   const subscription = (await context.get<SubscriptionDoc>(SUBSCRIPTIONS, subscriptionId)) ?? null;
   if (!subscription) return null;
   // The read models name the subscription's invoices and credit notes; their events up to the

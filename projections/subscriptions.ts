@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import { intervalSchema } from '../domain/catalogue/types';
+import { compareDates } from '../domain/pricing/calendar';
+import { meterPricing } from '../domain/invoice/usage-invoice';
 import { parsePercent } from '../domain/pricing/percent';
+import { quantityOf } from '../domain/pricing/quantity';
 import { subscriptionValues } from '../domain/pricing/subscription-values';
+import { amountAboveMinimum } from '../domain/pricing/usage-charge';
 import { pricingSnapshot, subscriptionMeter, type SubscriptionCreatedData, type SubscriptionEvent } from '../domain/subscription/events';
+import { billedMeterUsage, type UsagePeriodBilled } from '../domain/usage/events';
 import { amountOutput } from './amount';
 import type { Projection } from './projection';
 
@@ -44,18 +49,38 @@ export const subscriptionDocument = z.object({
   /** What the values are recomputed from when the units change. */
   _pricing: pricingSnapshot,
   _meters: z.array(subscriptionMeter),
+  /** What each of the last three closed (billed) usage periods reported per meter, oldest first: `usage_value` is priced from it. */
+  _closed_usage: z.array(z.object({ period_start: z.string(), meters: z.array(billedMeterUsage) })),
 });
 export type SubscriptionDoc = z.infer<typeof subscriptionDocument>;
 
-/** The values at these units, from the subscription's price snapshot. */
-const valuesAt = (s: Pick<SubscriptionDoc, 'discount_percent' | 'interval' | '_pricing' | '_meters'>, units: number) =>
+/** How many closed usage periods `usage_value` averages. */
+const CLOSED_PERIODS_VALUED = 3;
+
+/** The values at these units, from the subscription's price snapshot; closed usage priced at the current meter prices. */
+const valuesAt = (s: Pick<SubscriptionDoc, 'discount_percent' | 'interval' | '_pricing' | '_meters' | '_closed_usage'>, units: number) =>
   subscriptionValues({
     plan: { type: s._pricing.planType, price: s._pricing.price, freeUnits: s._pricing.freeUnits, tiers: s._pricing.tiers },
     units,
     discount: parsePercent(s.discount_percent) ?? 0n,
     interval: s.interval,
-    meters: s._meters.map((m) => ({ model: m.model, price: m.price, includedUnits: m.includedUnits, minimumUnits: m.minimumUnits, tiers: m.tiers })),
+    meters: s._meters.map(meterPricing),
+    closedPeriodsAboveMinimum: s._closed_usage.map((period) =>
+      s._meters.reduce((total, meter) => {
+        const reported = period.meters.find((m) => m.meterId === meter.meterId)?.quantity ?? '0';
+        return total + amountAboveMinimum(meterPricing(meter), quantityOf(reported)!);
+      }, 0n),
+    ),
   });
+
+/** A usage period billed: it joins the closed periods valued (the last three by start), and the values follow. */
+const withClosedUsage = (doc: SubscriptionDoc, billed: UsagePeriodBilled['data']): SubscriptionDoc => {
+  const closed = [...doc._closed_usage.filter((p) => p.period_start !== billed.periodStart), { period_start: billed.periodStart, meters: billed.meters }]
+    .sort((a, b) => compareDates(a.period_start, b.period_start))
+    .slice(-CLOSED_PERIODS_VALUED);
+  const next = { ...doc, _closed_usage: closed };
+  return { ...next, ...valuesAt(next, doc.units) };
+};
 
 /** A subscription's document, its values computed from its price snapshot. */
 const toSubscriptionDocument = (s: SubscriptionCreatedData, created: string): SubscriptionDoc => ({
@@ -78,7 +103,7 @@ const toSubscriptionDocument = (s: SubscriptionCreatedData, created: string): Su
   end_after_cycles: s.endAfterCycles,
   label: s.label,
   invoice_reference: s.invoiceReference,
-  ...valuesAt({ discount_percent: s.discountPercent, interval: s.interval, _pricing: s.pricing, _meters: s.meters }, s.units),
+  ...valuesAt({ discount_percent: s.discountPercent, interval: s.interval, _pricing: s.pricing, _meters: s.meters, _closed_usage: [] }, s.units),
   meters: s.meters.map((m) => ({
     meter: m.meterId,
     meter_code: m.meterCode,
@@ -91,6 +116,7 @@ const toSubscriptionDocument = (s: SubscriptionCreatedData, created: string): Su
   _organisation: s.organisationId,
   _pricing: s.pricing,
   _meters: s.meters,
+  _closed_usage: [],
 });
 
 /** How each lifecycle event changes the document. */
@@ -115,7 +141,7 @@ const applyLifecycle = (doc: SubscriptionDoc, event: Exclude<SubscriptionEvent, 
 
 export const subscriptionsProjection: Projection = {
   name: 'subscriptions',
-  version: 2,
+  version: 3,
   collections: [SUBSCRIPTIONS],
   indexes: [
     { collection: SUBSCRIPTIONS, fields: ['_organisation', 'created'] },
@@ -128,14 +154,15 @@ export const subscriptionsProjection: Projection = {
     'SubscriptionEndScheduled',
     'SubscriptionEnded',
     'SubscriptionRestored',
+    'UsagePeriodBilled',
   ],
   apply: async (event, context) => {
-    const typed = event as unknown as SubscriptionEvent;
+    const typed = event as unknown as SubscriptionEvent | UsagePeriodBilled;
     if (typed.type === 'SubscriptionCreated') {
       context.put(SUBSCRIPTIONS, toSubscriptionDocument(typed.data, event.metadata.businessTime));
       return;
     }
     const doc = await context.get<SubscriptionDoc>(SUBSCRIPTIONS, typed.data.subscriptionId);
-    if (doc) context.put(SUBSCRIPTIONS, applyLifecycle(doc, typed));
+    if (doc) context.put(SUBSCRIPTIONS, typed.type === 'UsagePeriodBilled' ? withClosedUsage(doc, typed.data) : applyLifecycle(doc, typed));
   },
 };

@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import { billedUsageEvents } from '../../projections/billed-usage';
 import { objectHistory } from '../../projections/history';
 import { INVOICES, type InvoiceDoc } from '../../projections/invoices';
 import { subscriptionAsOf } from '../../projections/as-of';
@@ -7,7 +8,7 @@ import { invalidParameter, notFound } from '../errors';
 import { findOwned } from '../find-owned';
 import { listOf, listQuery, publicView } from '../paging';
 import { type RouteRegistry, route } from '../route';
-import { asOfQuery, eventObject, historyQuery, subscriptionAsOfObject, toEventObject } from '../schemas/audit';
+import { asOfQuery, eventObject, historyQuery, subscriptionAsOfObject, toEventObject, toUsageEventObject, usageEventObject } from '../schemas/audit';
 import { findOrganisation } from './organisations';
 
 /** Auditors' reads: an object's history, a subscription as of an instant, the usage events a line billed. */
@@ -67,17 +68,20 @@ export const auditRoutes = (router: Router, registry: RouteRegistry, deps: ApiDe
       method: 'get',
       path: '/admin/v1/organisations/{org}/invoices/{id}/lines/{line}/usage_events',
       operationId: 'listLineUsageEvents',
-      summary: 'The usage events an invoice line billed (none for a line that is not a usage line)',
+      summary: 'The usage events an invoice line billed, in the order stored (none for a line that is not a usage line); starting_after is an event_id',
       query: listQuery({}),
-      response: listOf(eventObject),
+      response: listOf(usageEventObject),
     },
     async ({ params, query }) => {
       const organisation = await findOrganisation(deps, params.org!);
       const invoice = await findOwned<InvoiceDoc>(deps, INVOICES, organisation.id, params.id!, 'invoice_not_found');
-      if (!invoice.lines.some((line) => line.id === params.line)) throw notFound('invoice_line_not_found', `Invoice ${invoice.id} has no line ${params.line!}.`, 'line');
-      // Usage billing does not exist yet: no line has billed a usage event, so no cursor names one.
-      if (query.starting_after !== undefined) throw invalidParameter('starting_after', `No usage event ${query.starting_after} to start after.`);
-      return { body: { object: 'list', data: [], has_more: false } };
+      const line = invoice.lines.find((l) => l.id === params.line);
+      if (!line) throw notFound('invoice_line_not_found', `Invoice ${invoice.id} has no line ${params.line!}.`, 'line');
+      const billed = line.type === 'usage' && line.meter !== null && invoice.subscription !== null ? await billedUsageEvents(deps.store, invoice.subscription, invoice.id, line.meter) : [];
+      const after = query.starting_after === undefined ? -1 : billed.findIndex((event) => event.eventId === query.starting_after);
+      if (after < 0 && query.starting_after !== undefined) throw invalidParameter('starting_after', `No usage event ${query.starting_after} billed on this line to start after.`);
+      const page = billed.slice(after + 1, after + 1 + query.limit);
+      return { body: { object: 'list', data: page.map(toUsageEventObject), has_more: after + 1 + query.limit < billed.length } };
     },
   );
 };

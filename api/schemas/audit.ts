@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { StoredEvent } from '../../infra/event-store/port';
+import type { BilledUsageEvent } from '../../projections/billed-usage';
 import { creditNoteObject } from './credit-note';
 import { invoiceObject, subscriptionObject } from './subscription';
 
@@ -46,6 +47,34 @@ export const toEventObject = (event: StoredEvent): EventObject => ({
     causation_id: event.metadata.causationId,
     correlation_id: event.metadata.correlationId,
   },
+});
+
+/** One usage event an invoice line billed, as reported and stored. */
+export const usageEventObject = z
+  .object({
+    object: z.literal('usage_event'),
+    event_id: z.string(),
+    meter: z.string(),
+    meter_code: z.string(),
+    quantity: z.string(),
+    timestamp: z.string(),
+    /** Whether the client sent the timestamp (else it is the organisation's clock when stored). */
+    timestamp_sent: z.boolean(),
+    period_start: z.string(),
+    recorded_at: z.string(),
+  })
+  .meta({ id: 'UsageEvent' });
+
+export const toUsageEventObject = (event: BilledUsageEvent): z.infer<typeof usageEventObject> => ({
+  object: 'usage_event',
+  event_id: event.eventId,
+  meter: event.meterId,
+  meter_code: event.meterCode,
+  quantity: event.quantity,
+  timestamp: event.timestamp,
+  timestamp_sent: event.timestampSent,
+  period_start: event.periodStart,
+  recorded_at: event.recordedAt,
 });
 
 /** `limit` as every list; `starting_after` is a revision of the stream. */

@@ -3,11 +3,15 @@ import { dateIn } from '../../domain/pricing/calendar';
 import { parseMoney } from '../../domain/pricing/money';
 import { type EndSubscription, type InvoiceFacts, removalRefused } from '../../domain/subscription/end';
 import type { SubscriptionEvent } from '../../domain/subscription/events';
-import type { ExistingSubscription } from '../../domain/subscription/lifecycle';
+import type { ExistingSubscription, SubscriptionState } from '../../domain/subscription/lifecycle';
 import { AccountingRefused, type AccountingSystem } from '../../infra/accounting/port';
+import { finalUsagePeriodStart } from '../../domain/usage/billing';
 import type { CommandDeps } from '../deps';
 import { invoiceCommand } from '../invoice/invoice-command';
 import type { Caller, OrganisationRef } from '../metadata';
+import { latestPosition } from '../positions';
+import { billUsagePeriod } from '../usage/bill-usage-period';
+import { usageInvoiceIds } from '../usage/usage-states';
 import { type LifecycleContext, loadForChange, operationIdFor } from './load-subscription';
 import { subscriptionCommand } from './subscription-command';
 
@@ -64,10 +68,10 @@ const removeInvoices = (deps: Deps, caller: Caller, org: OpenOrganisation, ref: 
   }
 };
 
-/** The subscription's invoices the end rules look at: all of them when removal is asked, else its renewal invoice. */
-const invoicesToCheck = (state: ExistingSubscription, request: EndSubscription['request']): readonly string[] => {
+/** The subscription's invoices the end rules look at: all of them (its usage invoices too) when removal is asked, else its renewal invoice. */
+const invoicesToCheck = async (store: Deps['store'], state: ExistingSubscription, request: EndSubscription['request']): Promise<readonly string[]> => {
   const removing = request.when === 'now' && (request.deleteUnsentInvoices || request.voidApprovedInvoices);
-  if (removing) return state.life.invoiceIds;
+  if (removing) return [...state.life.invoiceIds, ...(await usageInvoiceIds(store, state.subscription.subscriptionId))];
   return state.life.renewalInvoiceId ? [state.life.renewalInvoiceId] : [];
 };
 
@@ -79,7 +83,7 @@ export const endSubscription = async (deps: Deps, caller: Caller, context: Lifec
   const invoices =
     state.status === 'none' || done || state.subscription.organisationId !== org.organisationId
       ? []
-      : await Promise.all(invoicesToCheck(state, request).map((id) => invoiceFacts(deps, org, id)));
+      : await Promise.all((await invoicesToCheck(deps.store, state, request)).map((id) => invoiceFacts(deps, org, id)));
   const command: EndSubscription = {
     type: 'EndSubscription',
     operationId,
@@ -91,5 +95,20 @@ export const endSubscription = async (deps: Deps, caller: Caller, context: Lifec
   };
   const notInLedger = new Set(invoices.filter((facts) => facts.status === 'not_in_external').map((facts) => facts.invoiceId));
   const handled = await subscriptionCommand(deps, subscriptionId, command, caller, ref, removeInvoices(deps, caller, org, ref, notInLedger));
-  return { position: handled.position };
+  return { position: latestPosition(handled.position, await billUsageNow(deps, caller, handled.state, operationId)) };
+};
+
+/**
+ * `invoice_usage_now`: the final usage invoice at once, for the period holding the end date, instead
+ * of after the usage grace period. Run for the end done now and for a retry that finds it done, so a
+ * crash between ending and billing is finished by the retry (billing is once per period whatever runs it).
+ */
+const billUsageNow = async (deps: Deps, caller: Caller, state: SubscriptionState, operationId: string): Promise<bigint> => {
+  if (state.status === 'none') return 0n;
+  const ended = state.life.operations[operationId];
+  if (ended?.type !== 'SubscriptionEnded' || !ended.data.invoiceUsageNow) return 0n;
+  const periodStart = finalUsagePeriodStart(state);
+  if (periodStart === null) return 0n;
+  const { subscription } = state;
+  return (await billUsagePeriod(deps, { organisationId: subscription.organisationId, subscriptionId: subscription.subscriptionId, periodStart }, caller)).position;
 };

@@ -1,14 +1,12 @@
-import { usageDecider, decideUsage } from '../../domain/usage/decider';
-import { usageStream } from '../../domain/usage/events';
+import { decideUsage } from '../../domain/usage/decider';
 import { type SentUsage, type UsageOutcome, usageSubscriptionOf } from '../../domain/usage/rules';
 import type { CommandDeps } from '../deps';
-import { handleDecision } from '../handle';
 import type { Lookups } from '../lookups';
 import { type Caller, eventMetadata, type OrganisationRef } from '../metadata';
 import { latestPosition } from '../positions';
 import { resetGenerationOf } from '../organisation/reset-generation';
 import { subscriptionCommand } from '../subscription/subscription-command';
-import { usageStatesOf } from './usage-states';
+import { decideOnUsageStream } from './usage-states';
 
 /** One event of a request, with the subscription it names. */
 export type UsageRequestEvent = SentUsage & Readonly<{ subscription: string }>;
@@ -52,20 +50,14 @@ export const recordUsage = async (
     const sent = indexes.map((i) => events[i]!);
     const storedElsewhere = new Set(sent.filter((e) => (known.get(e.eventId) ?? subscriptionId) !== subscriptionId).map((e) => e.eventId));
     const subscription = usageSubscriptionOf((await subscriptionCommand.load(deps.store, subscriptionId)).state, owner);
-    const streamId = usageStream(subscriptionId);
-    const handled = await usageStatesOf(deps.store).exclusive(streamId, (source) =>
-      handleDecision(
-        deps.store,
-        streamId,
-        usageDecider,
-        (state) => {
-          const decision = decideUsage({ type: 'RecordUsage', organisationId: organisation.id, subscriptionId, subscription, now, events: sent, storedElsewhere }, state);
-          return { events: decision.events, result: decision.outcomes };
-        },
-        metadata,
-        undefined,
-        source,
-      ),
+    const handled = await decideOnUsageStream(
+      deps.store,
+      subscriptionId,
+      (state) => {
+        const decision = decideUsage({ type: 'RecordUsage', organisationId: organisation.id, subscriptionId, subscription, now, events: sent, storedElsewhere }, state);
+        return { events: decision.events, result: decision.outcomes };
+      },
+      metadata,
     );
     handled.result.forEach((outcome, k) => {
       outcomes[indexes[k]!] = outcome;

@@ -1,6 +1,7 @@
 import { usageDecider, type UsageState } from '../../domain/usage/decider';
-import type { EventStore } from '../../infra/event-store/port';
-import { type Loaded, loadState, type StateSource } from '../handle';
+import { type UsageEvent, type UsagePeriodBilledData, usageStream } from '../../domain/usage/events';
+import type { EventMetadata, EventStore } from '../../infra/event-store/port';
+import { handleDecision, type Loaded, loadState, type StateSource } from '../handle';
 
 /** Streams kept folded per process; the least recently used is dropped past this (and folded again when next needed). */
 const KEPT_STREAMS = 1000;
@@ -59,3 +60,26 @@ export const usageStatesOf = (store: EventStore): UsageStates => {
   if (!states) byStore.set(store, (states = new UsageStates(store)));
   return states;
 };
+
+/**
+ * Decides on a subscription's usage stream, alone in this process, from its kept state, and appends
+ * with the expected revision (a writer elsewhere makes it decide again). `decide` answers the events
+ * and a result (a batch's outcomes, a billed period).
+ */
+export const decideOnUsageStream = <Result>(
+  store: EventStore,
+  subscriptionId: string,
+  decide: (state: UsageState) => Readonly<{ events: UsageEvent[]; result: Result }>,
+  metadata: EventMetadata,
+) => {
+  const streamId = usageStream(subscriptionId);
+  return usageStatesOf(store).exclusive(streamId, (source) => handleDecision(store, streamId, usageDecider, decide, metadata, undefined, source));
+};
+
+/** A subscription's billed usage periods by start (a copy: the kept state is extended in place). */
+export const billedUsagePeriods = (store: EventStore, subscriptionId: string): Promise<Map<string, UsagePeriodBilledData>> =>
+  usageStatesOf(store).exclusive(usageStream(subscriptionId), async (source) => new Map((await source.load()).state.billed));
+
+/** The usage invoices a subscription's billed periods raised. */
+export const usageInvoiceIds = async (store: EventStore, subscriptionId: string): Promise<string[]> =>
+  [...(await billedUsagePeriods(store, subscriptionId)).values()].flatMap((billed) => (billed.invoiceId === null ? [] : [billed.invoiceId]));

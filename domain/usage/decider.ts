@@ -1,17 +1,28 @@
 import { compareDates } from '../pricing/calendar';
 import type { Decider } from '../shared/decider';
-import type { RecordedUsage, UsageEvent } from './events';
+import { type Quantity, quantityOf } from '../pricing/quantity';
+import { type BillUsagePeriod, decideUsageBill } from './billing';
+import type { RecordedUsage, UsageEvent, UsagePeriodBilledData } from './events';
 import { checkNewUsage, rejected, type SentUsage, sentDetails, storedDetails, type UsageOutcome, type UsageSubscription, usageCalendar } from './rules';
+
+/** What one meter reported in one period so far: the exact total and the number of events. */
+export type PeriodTotal = { quantity: Quantity; events: number };
 
 /**
  * A subscription's usage: the details of every event id it ever stored (de-duplication lasts as long
- * as the subscription, not a time window) and how far its usage is billed.
+ * as the subscription, not a time window), the totals per period and meter, and what is billed.
+ * The totals are the stream's own, not the `usage_periods` read model's: a period is billed at the
+ * revision its totals were read at, so no event can land between reading and billing.
  *
- * `evolve` extends `seen` in place: a state belongs to the one fold that built it, and copying a
+ * `evolve` extends the maps in place: a state belongs to the one fold that built it, and copying a
  * lifetime of ids for every event would make loading quadratic. Fold from `initialState()`.
  */
 export type UsageState = Readonly<{
   seen: Map<string, string>;
+  /** Period start → meter id → total. */
+  totals: Map<string, Map<string, PeriodTotal>>;
+  /** Period start → what billing it recorded. */
+  billed: Map<string, UsagePeriodBilledData>;
   /** End (exclusive) of the last usage period billed; null before any. */
   billedThrough: string | null;
 }>;
@@ -28,6 +39,8 @@ export type RecordUsage = Readonly<{
   /** Ids of these events the organisation already stored on another subscription (an eventually consistent lookup). */
   storedElsewhere: ReadonlySet<string>;
 }>;
+
+export type UsageCommand = RecordUsage | BillUsagePeriod;
 
 export type UsageDecision = Readonly<{ outcomes: UsageOutcome[]; events: UsageEvent[] }>;
 
@@ -56,12 +69,27 @@ export const decideUsage = (command: RecordUsage, state: UsageState): UsageDecis
   return { outcomes, events };
 };
 
+const addToTotal = (state: UsageState, usage: RecordedUsage): void => {
+  let meters = state.totals.get(usage.periodStart);
+  if (!meters) state.totals.set(usage.periodStart, (meters = new Map<string, PeriodTotal>()));
+  const total = meters.get(usage.meterId);
+  const quantity = quantityOf(usage.quantity)!;
+  if (total) {
+    total.quantity += quantity;
+    total.events += 1;
+  } else meters.set(usage.meterId, { quantity, events: 1 });
+};
+
 const evolve = (state: UsageState, event: UsageEvent): UsageState => {
   switch (event.type) {
     case 'UsageRecorded':
-      for (const usage of event.data.events) state.seen.set(usage.eventId, storedDetails(usage));
+      for (const usage of event.data.events) {
+        state.seen.set(usage.eventId, storedDetails(usage));
+        addToTotal(state, usage);
+      }
       return state;
     case 'UsagePeriodBilled':
+      state.billed.set(event.data.periodStart, event.data);
       return state.billedThrough !== null && compareDates(state.billedThrough, event.data.periodEnd) >= 0 ? state : { ...state, billedThrough: event.data.periodEnd };
     default: {
       const exhaustive: never = event;
@@ -70,8 +98,19 @@ const evolve = (state: UsageState, event: UsageEvent): UsageState => {
   }
 };
 
-export const usageDecider: Decider<UsageState, RecordUsage, UsageEvent> = {
-  initialState: () => ({ seen: new Map(), billedThrough: null }),
+export const usageDecider: Decider<UsageState, UsageCommand, UsageEvent> = {
+  initialState: () => ({ seen: new Map(), totals: new Map(), billed: new Map(), billedThrough: null }),
   evolve,
-  decide: (command, state) => decideUsage(command, state).events,
+  decide: (command, state) => {
+    switch (command.type) {
+      case 'RecordUsage':
+        return decideUsage(command, state).events;
+      case 'BillUsagePeriod':
+        return decideUsageBill(command, state).events;
+      default: {
+        const exhaustive: never = command;
+        return exhaustive;
+      }
+    }
+  },
 };

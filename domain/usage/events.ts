@@ -23,16 +23,29 @@ const recorded = z.object({
   events: z.array(recordedUsage),
 });
 
-/** A usage period billed: usage dated before its end can no longer be reported. Appended by the usage close. */
+/** What one meter reported in a billed period: the exact total and how many events made it. */
+export const billedMeterUsage = z.object({ meterId: z.string(), quantity: z.string(), events: z.number().int() });
+export type BilledMeterUsage = z.infer<typeof billedMeterUsage>;
+
+/**
+ * A usage period billed: usage dated before its end can no longer be reported. Appended by the usage
+ * close in the usage stream, with the totals it billed (so a retry after a crash raises the same
+ * invoice, and the values read them); `invoiceId` null when the period billed nothing.
+ */
 const periodBilled = z.object({
   subscriptionId: z.string(),
   periodStart: z.string(),
+  /** End (exclusive) of the usage billed: the period's end, or the day after the end date of a subscription ending inside it. */
   periodEnd: z.string(),
   invoiceId: z.string().nullable(),
+  billedAt: z.string(),
+  /** Every meter of the subscription, in its order, with what it reported (0.0000 when nothing). */
+  meters: z.array(billedMeterUsage),
 });
 
 export type UsageRecorded = { type: 'UsageRecorded'; data: z.infer<typeof recorded> };
-export type UsagePeriodBilled = { type: 'UsagePeriodBilled'; data: z.infer<typeof periodBilled> };
+export type UsagePeriodBilledData = z.infer<typeof periodBilled>;
+export type UsagePeriodBilled = { type: 'UsagePeriodBilled'; data: UsagePeriodBilledData };
 export type UsageEvent = UsageRecorded | UsagePeriodBilled;
 
 export const usageEventDefinitions: EventDefinition[] = [

@@ -112,7 +112,7 @@ describe('POST /v1/usage_events', () => {
     // Given the usage close billed the first period (the scheduler's event, appended here as it will be).
     await service.services.store.append(
       `usage-${sub}`,
-      [testEvent('UsagePeriodBilled', { subscriptionId: sub, periodStart: '2026-03-15', periodEnd: '2026-04-15', invoiceId: null })],
+      [testEvent('UsagePeriodBilled', { subscriptionId: sub, periodStart: '2026-03-15', periodEnd: '2026-04-15', invoiceId: null, billedAt: '2026-04-16T10:00:00.000Z', meters: [] })],
       'no_stream',
     );
     clock.set(new Date('2026-04-20T10:00:00.000Z'));
@@ -128,7 +128,7 @@ describe('POST /v1/usage_events', () => {
       // Given its final usage invoice billed usage up to the end date.
       await service.services.store.append(
         `usage-${sub}`,
-        [testEvent('UsagePeriodBilled', { subscriptionId: sub, periodStart: '2026-04-15', periodEnd: '2026-04-20', invoiceId: null })],
+        [testEvent('UsagePeriodBilled', { subscriptionId: sub, periodStart: '2026-04-15', periodEnd: '2026-04-20', invoiceId: null, billedAt: '2026-04-20T10:00:00.000Z', meters: [] })],
         'any',
       );
       const after = await report([event(sub, 'c-4', { timestamp: '2026-04-19T12:00:00Z' }), event(sub, 'c-3', { timestamp: '2026-04-19T12:00:00Z' })]);

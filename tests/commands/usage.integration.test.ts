@@ -8,6 +8,7 @@ import { SqliteEventStore } from '../../infra/event-store/sqlite';
 import { openDatabase } from '../../infra/sqlite/open-database';
 import { testMetadata } from '../support/events';
 import { handlerSpec, specCaller } from '../support/handler-spec';
+import { racingStore } from '../support/racing-store';
 import { subscriptionCreatedData } from '../support/subscription-fixtures';
 
 const meters = [
@@ -74,18 +75,7 @@ describe('recordUsage: given streams, when a request, then new events', () => {
     await store.append(subscriptionStream('sub_1'), [{ id: randomUUID(), type: 'SubscriptionCreated', version: 1, data: created('sub_1').data, metadata: testMetadata() }], 'no_stream');
     const appendFromElsewhere = (eventId: string, quantity: string) =>
       store.append(usageStream('sub_1'), [{ id: randomUUID(), type: 'UsageRecorded', version: 1, data: recorded('sub_1', stored(eventId, quantity)).data, metadata: testMetadata() }], 'any');
-    let raceOnNextAppend: (() => Promise<unknown>) | null = null;
-    const racing = new Proxy(store, {
-      get: (target, name) =>
-        name === 'append'
-          ? async (...args: Parameters<typeof store.append>) => {
-              const race = raceOnNextAppend;
-              raceOnNextAppend = null;
-              await race?.();
-              return target.append(...args);
-            }
-          : (Reflect.get(target, name) as unknown),
-    });
+    const { store: racing, beforeNextAppend } = racingStore(store);
     const deps = { store: racing, clocks: realClocks(fixedClock(new Date(NOW))), lookups: { usageEventSubscriptions: () => Promise.resolve(new Map<string, string>()) } as never };
     const outcomes = async (events: UsageRequestEvent[]) => (await recordUsage(deps, specCaller, org, events)).outcomes.map((o) => (o.status === 'rejected' ? o.code : o.status));
 
@@ -95,7 +85,7 @@ describe('recordUsage: given streams, when a request, then new events', () => {
     expect(await outcomes([usage('b', 'sub_1', '5'), usage('a')])).toEqual(['duplicate', 'duplicate']);
     // Another process stores c between this one's load and its append: the append conflicts, and the
     // request is decided again on the state that includes c (and not on its own refused events).
-    raceOnNextAppend = () => appendFromElsewhere('c', '5.0000');
+    beforeNextAppend(() => appendFromElsewhere('c', '5.0000'));
     expect(await outcomes([usage('c', 'sub_1', '1'), usage('d')])).toEqual(['event_id_conflict', 'created']);
     expect(await outcomes([usage('d'), usage('c', 'sub_1', '5')])).toEqual(['duplicate', 'duplicate']);
     const storedIds = (await store.readStream(usageStream('sub_1'))).flatMap((e) => (e.data as { events: { eventId: string }[] }).events.map((u) => u.eventId));

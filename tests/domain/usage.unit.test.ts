@@ -52,7 +52,7 @@ const stored = (eventId: string, overrides: Partial<RecordedUsage> = {}): Record
 });
 
 const recorded = (...events: RecordedUsage[]): UsageEvent => ({ type: 'UsageRecorded', data: { subscriptionId: 'sub_1', organisationId: 'org_1', events } });
-const billed = (periodStart: string, periodEnd: string): UsageEvent => ({ type: 'UsagePeriodBilled', data: { subscriptionId: 'sub_1', periodStart, periodEnd, invoiceId: 'inv_usage' } });
+const billed = (periodStart: string, periodEnd: string): UsageEvent => ({ type: 'UsagePeriodBilled', data: { subscriptionId: 'sub_1', periodStart, periodEnd, invoiceId: 'inv_usage', billedAt: NOW, meters: [] } });
 
 /** given(usage events) → when(command) → then(outcomes in order, events stored). */
 const given = (events: UsageEvent[]) => ({

@@ -140,4 +140,5 @@ export const londonSubscriptionDocument = {
   _organisation: 'org_1',
   _pricing: { planType: 'per_unit', price: '10.0000', freeUnits: 0, tiers: [] },
   _meters: [],
+  _closed_usage: [],
 };

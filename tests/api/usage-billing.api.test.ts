@@ -1,0 +1,153 @@
+import request from 'supertest';
+import { billUsagePeriod } from '../../commands/usage/bill-usage-period';
+import { fixedClock } from '../../infra/clock/clock';
+import { billingOrganisation } from '../support/catalogue-fixtures';
+import { startTestService, tempDir, type TestService } from '../support/test-service';
+import { until } from '../support/until';
+
+type Line = { id: string; type: string; revenue_type: string; meter: string; usage_quantity: string; units: number; amount: string; discount_amount: string; charge_amount: string; description: string };
+type Invoice = { id: string; subscription: string; subtotal: string; lines: Line[]; accounting: { sync_status: string; invoice_id: string | null } };
+
+/**
+ * The metered plan (no base fee, monthly) bills api_calls per_unit at 0.0015 past 1000 included, at
+ * least 100 a period, and storage_gb by volume (1–10 at 5.00, 11–20 at 4.00, 21+ at 3.50).
+ */
+describe('usage billing in arrears through the API', () => {
+  const START = new Date('2026-03-15T10:00:00.000Z');
+  const clock = fixedClock(START);
+  let service: TestService;
+  let auth: { Authorization: string };
+  let tenantId: string;
+  let orgId: string;
+  let n = 0;
+  beforeAll(async () => {
+    service = await startTestService(tempDir('usage-billing'), { clock, workers: { accountingSync: { retryBaseMs: 100, retryMaxMs: 400, raisedDelayMs: 50 } } });
+    ({ auth, tenantId, orgId } = await billingOrganisation(service, ['subscriptions:read', 'subscriptions:write', 'invoices:read', 'customers:write', 'usage:write']));
+  });
+  afterAll(() => service.close());
+  afterEach(() => clock.set(START));
+
+  const subscribe = async (body: object = {}) => {
+    const response = await request(service.app).post('/v1/subscriptions').set(auth).set('Idempotency-Key', `ub-${++n}`).send({ customer_code: 'C1', plan_code: 'metered', ...body });
+    if (response.status !== 201) throw new Error(JSON.stringify(response.body));
+    return (response.body as { id: string }).id;
+  };
+  const report = (events: object[]) => request(service.app).post('/v1/usage_events').set(auth).send({ events });
+  const usage = (subscription: string, id: string, meter: string, quantity: string | number, timestamp?: string) => ({
+    event_id: id,
+    subscription,
+    meter_code: meter,
+    quantity,
+    ...(timestamp ? { timestamp } : {}),
+  });
+  const usageInvoices = async (subscription: string): Promise<Invoice[]> => {
+    const response = await request(service.app).get(`/v1/invoices?subscription=${subscription}`).set(auth).expect(200);
+    return (response.body.data as Invoice[]).filter((invoice) => invoice.lines.some((line) => line.type === 'usage'));
+  };
+
+  it('ends with invoice_usage_now: the open period’s usage invoice at once, one usage line per meter, then no more usage', async () => {
+    const sub = await subscribe({ discount_percent: '10' });
+    expect(
+      (await report([usage(sub, 'u-1', 'api_calls', '1500.5'), usage(sub, 'u-2', 'api_calls', 600), usage(sub, 'u-3', 'storage_gb', '12.5', '2026-03-20T09:00:00Z')])).status,
+    ).toBe(200);
+    clock.set(new Date('2026-04-01T10:00:00.000Z'));
+    const ended = await request(service.app).post(`/v1/subscriptions/${sub}/end`).set(auth).send({ when: 'now', invoice_usage_now: true });
+    expect(ended.status).toBe(200);
+    // Its one closed usage period billed 1.6508 + 50.0000 above the minimums (the calls minimum of 100 is
+    // within the 1000 included, so it bills nothing alone): 51.6508, less 10 % (5.1651) = 46.4857; × 12.
+    expect(ended.body).toMatchObject({ status: 'ended', end_date: '2026-04-01', usage_value: '46.4857', usage_value_annual: '557.8284', minimum_usage_value: '0.0000' });
+    expect((await request(service.app).get(`/v1/subscriptions/${sub}`).set(auth).expect(200)).body).toMatchObject({ usage_value: '46.4857', usage_value_annual: '557.8284' });
+
+    const [invoice, ...others] = await usageInvoices(sub);
+    expect(others).toEqual([]);
+    expect(invoice!.lines).toEqual([
+      // 2100.5 calls (above the minimum 100), 1000 included → 1100.5 × 0.0015 = 1.65075 → 1.6508; 10 % = 0.16508 → 0.1651.
+      expect.objectContaining({
+        type: 'usage',
+        revenue_type: 'usage',
+        usage_quantity: '1100.5000',
+        units: 1101,
+        amount: '1.6508',
+        discount_amount: '0.1651',
+        charge_amount: '1.4857',
+        description: 'Usage 2026-03-15 to 2026-04-02: 2100.5000 reported, 1000 included',
+      }),
+      // 12.5 GB falls in 11–20: every unit at 4.00 = 50.0000; 10 % = 5.0000.
+      expect.objectContaining({ type: 'usage', revenue_type: 'usage', usage_quantity: '12.5000', units: 13, amount: '50.0000', discount_amount: '5.0000', charge_amount: '45.0000' }),
+    ]);
+    expect(invoice!.subtotal).toBe('46.4857');
+
+    // The accounting sync worker pushes it from the log, the usage lines to the usage revenue account.
+    const synced = await until('the usage invoice is synced', async () => {
+      const current = (await request(service.app).get(`/v1/invoices/${invoice!.id}`).set(auth)).body as Invoice;
+      return current.accounting.sync_status === 'synced' && current;
+    });
+    const ledger = await service.services.accounting.tenant(tenantId).getInvoice(synced.accounting.invoice_id!);
+    expect(ledger.lines.map((line) => [line.accountCode, line.unitAmount])).toEqual([
+      ['270', '1.4857'],
+      ['270', '45.0000'],
+    ]);
+
+    // The operator sees the usage events each line billed, paged by event_id.
+    const billedBy = (line: Line, query = '') =>
+      request(service.app).get(`/admin/v1/organisations/${orgId}/invoices/${invoice!.id}/lines/${line.id}/usage_events${query}`).set(service.admin).expect(200);
+    const [calls, storage] = invoice!.lines;
+    const first = await billedBy(calls!, '?limit=1');
+    expect(first.body).toEqual({
+      object: 'list',
+      data: [
+        {
+          object: 'usage_event',
+          event_id: 'u-1',
+          meter: calls!.meter,
+          meter_code: 'api_calls',
+          quantity: '1500.5000',
+          timestamp: '2026-03-15T10:00:00.000Z',
+          timestamp_sent: false,
+          period_start: '2026-03-15',
+          recorded_at: expect.any(String),
+        },
+      ],
+      has_more: true,
+    });
+    const rest = await billedBy(calls!, '?starting_after=u-1');
+    expect(rest.body).toMatchObject({ data: [{ event_id: 'u-2', quantity: '600.0000' }], has_more: false });
+    expect((await billedBy(storage!)).body).toMatchObject({ data: [{ event_id: 'u-3', timestamp: '2026-03-20T09:00:00.000Z', timestamp_sent: true }], has_more: false });
+
+    // Its final usage is billed: more usage is refused, and the same request again raises nothing more.
+    const late = await report([usage(sub, 'u-4', 'api_calls', '1')]);
+    expect(late.status).toBe(207);
+    expect(late.body.results[0].error.code).toBe('subscription_not_billable');
+    expect(await usageInvoices(sub)).toHaveLength(1);
+  });
+
+  it('ends now without invoice_usage_now: no usage invoice yet (the usage close bills it after the grace period)', async () => {
+    const sub = await subscribe();
+    await report([usage(sub, 'v-1', 'api_calls', '5000')]).expect(200);
+    await request(service.app).post(`/v1/subscriptions/${sub}/end`).set(auth).send({ when: 'now' }).expect(200);
+    expect(await usageInvoices(sub)).toEqual([]);
+    // Usage up to the end date can still be reported until then.
+    expect((await report([usage(sub, 'v-2', 'api_calls', '1')])).status).toBe(200);
+  });
+
+  it('bills a closed period on its own (the usage close), and ending now with delete_unsent_invoices deletes that never-sent usage invoice too', async () => {
+    const sub = await subscribe();
+    await report([usage(sub, 'w-1', 'api_calls', '3000')]).expect(200);
+    // The period 2026-03-15 to 2026-04-15 is over on the 15th; the scheduler's close calls the command.
+    clock.set(new Date('2026-04-16T10:00:00.000Z'));
+    const billed = await billUsagePeriod(service.services, { organisationId: orgId, subscriptionId: sub, periodStart: '2026-03-15' }, { actor: { type: 'scheduler' }, requestId: null });
+    expect(billed).toMatchObject({ periodEnd: '2026-04-15', billedNow: true, invoiceId: expect.any(String) });
+    const [invoice] = await until('the usage invoice is synced', async () => {
+      const found = await usageInvoices(sub);
+      return found[0]?.accounting.sync_status === 'synced' && found;
+    });
+    // 3000 calls, 1000 included: 2000 × 0.0015 = 3.0000.
+    expect(invoice!.lines).toEqual([expect.objectContaining({ usage_quantity: '2000.0000', units: 2000, amount: '3.0000', charge_amount: '3.0000' })]);
+    // Usage dated in the billed period is refused from now on; the next period is open.
+    const after = await report([usage(sub, 'w-2', 'api_calls', '1', '2026-04-14T12:00:00Z'), usage(sub, 'w-3', 'api_calls', '1')]);
+    expect(after.body.results.map((r: { error?: { code: string } }) => r.error?.code)).toEqual(['timestamp_out_of_period', undefined]);
+
+    await request(service.app).post(`/v1/subscriptions/${sub}/end`).set(auth).send({ when: 'now', delete_unsent_invoices: true }).expect(200);
+    expect((await request(service.app).get(`/v1/invoices/${invoice!.id}`).set(auth).expect(200)).body).toMatchObject({ status: 'deleted' });
+  });
+});

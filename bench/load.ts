@@ -1,4 +1,4 @@
-import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
 
 export type LoadResult = Readonly<{
   requests: number;
@@ -9,47 +9,50 @@ export type LoadResult = Readonly<{
   p99Ms: number;
 }>;
 
-const percentile = (sorted: number[], p: number): number =>
-  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+export type LoadRequest = Readonly<{ path: string; headers: Record<string, string>; body: string }>;
 
 /**
- * Sends `total` requests from `concurrency` loops over keep-alive connections and measures each
- * request's latency. `makeRequest(i)` builds the i-th request; a non-2xx answer counts as a failure.
+ * Sends `total` requests over `connections` keep-alive connections with autocannon, from this
+ * process while the server under test runs in its own, and reads throughput and latency from its
+ * histograms. `makeRequest(i)` builds the i-th request; a non-2xx answer or an error counts as a failure.
  */
 export const runLoad = async (
+  origin: string,
   total: number,
-  concurrency: number,
-  makeRequest: (i: number) => { url: string; init: RequestInit },
+  connections: number,
+  makeRequest: (i: number) => LoadRequest,
 ): Promise<LoadResult> => {
-  const latencies: number[] = [];
   let next = 0;
-  let failures = 0;
-  const started = performance.now();
-  const worker = async () => {
-    while (next < total) {
-      const i = next++;
-      const { url, init } = makeRequest(i);
-      const t0 = performance.now();
-      const response = await fetch(url, init);
-      await response.arrayBuffer();
-      latencies.push(performance.now() - t0);
-      if (response.status < 200 || response.status > 299) failures++;
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
+  const result = await autocannon({
+    url: origin,
+    connections: Math.min(connections, total),
+    amount: total,
+    timeout: 30,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request) => {
+          const { path, headers, body } = makeRequest(next++);
+          return { ...request, method: 'POST', path, headers: { 'content-type': 'application/json', ...headers }, body };
+        },
+      },
+    ],
+  });
+  const answered = result['2xx'] + result.non2xx;
   return {
-    requests: total,
-    failures,
-    seconds,
-    perSecond: total / seconds,
-    p50Ms: percentile(latencies, 50),
-    p99Ms: percentile(latencies, 99),
+    requests: answered + result.errors,
+    failures: result.non2xx + result.errors,
+    seconds: result.duration,
+    perSecond: answered / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
   };
 };
 
 export const formatResult = (label: string, result: LoadResult): string =>
-  `${label.padEnd(38)} ${result.perSecond.toFixed(0).padStart(7)} req/s   p50 ${result.p50Ms.toFixed(2).padStart(7)} ms   p99 ${result.p99Ms
-    .toFixed(2)
-    .padStart(7)} ms   ${result.failures} failed of ${result.requests}`;
+  `${label.padEnd(44)} ${result.perSecond.toFixed(0).padStart(7)} req/s   p50 ${result.p50Ms.toFixed(1).padStart(6)} ms   p99 ${result.p99Ms
+    .toFixed(1)
+    .padStart(6)} ms   ${result.failures} failed of ${result.requests}`;
+
+export const formatRatio = (label: string, result: LoadResult, baseline: LoadResult): string =>
+  `  ${label}: ${(result.perSecond / baseline.perSecond).toFixed(3)} × the baseline's throughput`;

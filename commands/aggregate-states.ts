@@ -59,6 +59,23 @@ export class AggregateStates {
     };
   }
 
+  /**
+   * As `source`, but the first attempt decides on a state the request already holds (loaded or
+   * returned by an earlier command) without reading; a retry after a conflict loads as `source` does.
+   */
+  sourceFrom<State, Event extends DomainEvent>(streamId: string, decider: Folding<State, Event>, held: Loaded<State>): StateSource<State> {
+    const kept = this.source(streamId, decider);
+    let first = true;
+    return {
+      ...kept,
+      load: async () => {
+        if (!first) return kept.load();
+        first = false;
+        return held;
+      },
+    };
+  }
+
   /** Folds the stream as `loadState` does, from the kept state when there is one. */
   load<State, Event extends DomainEvent>(streamId: string, decider: Folding<State, Event>): Promise<Loaded<State>> {
     return this.source(streamId, decider).load();

@@ -10,6 +10,8 @@ export type Handled<State, Event> = Readonly<{
   events: Event[];
   /** Global position of the last appended event; 0n when the command changed nothing. */
   position: bigint;
+  /** The stream's revision `state` stands at: a later command in the request starts from it instead of reading the stream again. */
+  revision: number | 'no_stream';
 }>;
 
 export type Loaded<State> = Readonly<{ state: State; revision: number | 'no_stream' }>;
@@ -63,7 +65,7 @@ export const handleDecision = async <State, Event extends DomainEvent, Result>(
   for (let attempt = 1; ; attempt++) {
     const { state, revision } = await source.load();
     const { events, result } = decide(state);
-    if (events.length === 0) return { state, events, position: 0n, result };
+    if (events.length === 0) return { state, events, position: 0n, revision, result };
     await beforeAppend?.(events, state);
     try {
       const appended = await store.append(
@@ -80,7 +82,7 @@ export const handleDecision = async <State, Event extends DomainEvent, Result>(
       // Folded only once committed: a state kept between requests never holds events that were refused.
       const next = events.reduce(decider.evolve, state);
       source.committed({ state: next, revision: appended.nextExpectedRevision });
-      return { state: next, events, position: appended.position, result };
+      return { state: next, events, position: appended.position, revision: appended.nextExpectedRevision, result };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevision)) throw error;
       source.conflicted?.();
@@ -90,7 +92,7 @@ export const handleDecision = async <State, Event extends DomainEvent, Result>(
   }
 };
 
-/** Load the stream, decide, append with the expected revision; retry only on a revision conflict. */
+/** Load the stream (or start from `loaded`), decide, append with the expected revision; retry only on a revision conflict. */
 export const handle = async <State, Command, Event extends DomainEvent>(
   store: EventStore,
   streamId: string,
@@ -100,7 +102,7 @@ export const handle = async <State, Command, Event extends DomainEvent>(
   beforeAppend?: BeforeAppend<State, Event>,
   source?: StateSource<State>,
 ): Promise<Handled<State, Event>> => {
-  const { state, events, position } = await handleDecision(
+  const { state, events, position, revision } = await handleDecision(
     store,
     streamId,
     decider,
@@ -109,5 +111,5 @@ export const handle = async <State, Command, Event extends DomainEvent>(
     beforeAppend,
     source,
   );
-  return { state, events, position };
+  return { state, events, position, revision };
 };

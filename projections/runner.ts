@@ -84,6 +84,7 @@ export class ProjectionRunner {
     () => this.stopped,
   );
   private stopped = false;
+  private catchUpScheduled = false;
   private unsubscribe: (() => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
   private rebuilding: Promise<RebuildStatus> | null = null;
@@ -128,7 +129,7 @@ export class ProjectionRunner {
    */
   async start(): Promise<void> {
     await this.init();
-    this.unsubscribe = this.store.onAppended(() => void this.catchUp());
+    this.unsubscribe = this.store.onAppended(() => this.catchUpThisTurn());
     // Polling catches appends made by other processes.
     this.timer = setInterval(() => void this.catchUp(), this.pollMs);
     this.timer.unref();
@@ -171,7 +172,7 @@ export class ProjectionRunner {
       };
       const timer = setTimeout(() => waiter.resolve(false), timeoutMs);
       this.waiters.add(waiter);
-      void this.catchUp();
+      this.catchUpThisTurn();
     });
   }
 
@@ -197,6 +198,19 @@ export class ProjectionRunner {
   /** Resolves when the running rebuild (if any) has switched or failed. */
   async rebuilt(): Promise<RebuildStatus | null> {
     return (await this.rebuilding) ?? this.lastRebuild;
+  }
+
+  /**
+   * After an append: one pass at the end of the loop turn, for every append committed in it (a
+   * group commit settles many at once), instead of a pass begun by the first and another asked by the rest.
+   */
+  private catchUpThisTurn(): void {
+    if (this.catchUpScheduled) return;
+    this.catchUpScheduled = true;
+    setImmediate(() => {
+      this.catchUpScheduled = false;
+      void this.catchUp();
+    });
   }
 
   /** Applies everything appended so far. Concurrent calls share one pass (and ask for another). */

@@ -12,6 +12,7 @@ import { httpAccountingSystem } from '../infra/accounting/http-client';
 import type { AccountingSystem } from '../infra/accounting/port';
 import type { Clock } from '../infra/clock/clock';
 import { type Clocks, realClocks } from '../infra/clock/clocks';
+import { commitGroup, enableGroupCommit } from '../infra/sqlite/group-commit';
 import type { Config } from '../infra/config';
 import type { EventStore } from '../infra/event-store/port';
 import { SqliteEventStore } from '../infra/event-store/sqlite';
@@ -23,7 +24,7 @@ import type { Leases } from '../infra/lease/port';
 import { SqliteJobQueues } from '../infra/jobs/sqlite';
 import type { Logger } from '../infra/logger';
 import type { RateLimiter } from '../infra/rate-limit/port';
-import { SqliteRateLimiter } from '../infra/rate-limit/sqlite';
+import { MemoryRateLimiter } from '../infra/rate-limit/memory';
 import type { ReadStore } from '../infra/read-store/port';
 import { SqliteReadStore } from '../infra/read-store/sqlite';
 import { openDatabase, type SqliteDatabase } from '../infra/sqlite/open-database';
@@ -65,22 +66,25 @@ export const openEventStore = async (config: Config, db: SqliteDatabase): Promis
 
 export const openServices = async (config: Config, logger: Logger, wallClock?: Clock, resolver: Resolver = systemResolver): Promise<Services> => {
   const db = openDatabase(databaseFile(config.DATA_DIR));
+  // Concurrent requests' writes share one transaction and one fsync per loop turn.
+  enableGroupCommit(db);
   // Production drivers load only when their URL is set.
   const store = await openEventStore(config, db);
   const storedReadModels: ReadStore = config.MONGO_URL
     ? await (await import('../infra/read-store/mongo')).MongoReadStore.connect(config.MONGO_URL, 'billing')
     : new SqliteReadStore(db);
+  const clocks = realClocks(wallClock);
   const redis = config.REDIS_URL ? new (await import('ioredis')).default(config.REDIS_URL, { maxRetriesPerRequest: 3 }) : null;
   const rateLimiter: RateLimiter = redis
     ? new (await import('../infra/rate-limit/redis')).RedisRateLimiter(redis)
-    : new SqliteRateLimiter(db);
+    : new MemoryRateLimiter();
   const instanceId = randomUUID();
   const idempotency: IdempotencyStore = redis
     ? await (async () => {
         const { RedisIdempotencyStore, REDIS_IDEMPOTENCY } = await import('../infra/idempotency/redis');
         return new RedisIdempotencyStore(redis, undefined, { ...REDIS_IDEMPOTENCY, owner: instanceId });
       })()
-    : new SqliteIdempotencyStore(db, { ...DEFAULT_IDEMPOTENCY, owner: instanceId });
+    : new SqliteIdempotencyStore(db, { ...DEFAULT_IDEMPOTENCY, owner: instanceId }, () => clocks.wall.now().getTime());
   const leases: Leases = redis ? new (await import('../infra/lease/redis')).RedisLeases(redis) : new EmbeddedLeases();
   const queues: JobQueues = config.REDIS_URL
     ? new (await import('../infra/jobs/bullmq')).BullMqJobQueues({ url: config.REDIS_URL })
@@ -113,7 +117,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     store,
     readStore,
     lookups: readModelLookups(readStore),
-    clocks: realClocks(wallClock),
+    clocks,
     projections,
     rateLimiter,
     idempotency,
@@ -131,6 +135,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
       redis?.disconnect();
       await store.close();
       await readStore.close();
+      commitGroup(db);
       db.close();
     },
   };

@@ -1,9 +1,11 @@
+import type { InvoiceState } from '../../domain/invoice/decider';
 import type { OpenOrganisation } from '../../domain/organisation/decider';
 import { AccountingRefused, type AccountingSystem, AccountingUnavailable } from '../../infra/accounting/port';
 import type { CommandDeps } from '../deps';
 import { contactOnFirstInvoice } from '../customer/contact-on-first-invoice';
 import { customerCommand } from '../customer/customer-command';
 import { invoiceCommand } from '../invoice/invoice-command';
+import type { Loaded } from '../handle';
 import type { Caller } from '../metadata';
 
 /**
@@ -24,11 +26,15 @@ export const pushInvoice = async (
   caller: Caller,
   organisation: OpenOrganisation,
   invoiceId: string,
+  /** The invoice as the caller already holds it (just raised): not read again. */
+  loaded?: Loaded<InvoiceState>,
 ): Promise<PushOutcome> => {
-  const { state } = await invoiceCommand.load(deps.store, invoiceId);
+  const invoiceNow = loaded ?? (await invoiceCommand.load(deps.store, invoiceId));
+  const { state } = invoiceNow;
   if (state.status !== 'raised' || state.sync !== 'pending') return { position: 0n, outcome: 'nothing_to_do', error: null };
   const organisationRef = { id: organisation.organisationId, livemode: organisation.livemode };
-  const record = (command: Parameters<typeof invoiceCommand>[2]) => invoiceCommand(deps, invoiceId, command, caller, organisationRef);
+  // Recorded from the state pushed: a change meanwhile fails the append's revision check, and the retry reads only what changed.
+  const record = (command: Parameters<typeof invoiceCommand>[2]) => invoiceCommand(deps, invoiceId, command, caller, organisationRef, undefined, invoiceNow);
   const fail = async (error: string): Promise<PushOutcome> => ({
     position: (await record({ type: 'RecordInvoiceSyncFailed', invoiceId, error })).position,
     outcome: 'refused',

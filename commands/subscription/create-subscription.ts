@@ -111,7 +111,7 @@ export const createSubscription = async (
     }
   };
   const recordingFingerprint = { ...caller, requestFingerprint: context.requestFingerprint };
-  const created = await subscriptionCommand(deps, subscriptionId, command, recordingFingerprint, organisation, createCustomer);
+  const created = await subscriptionCommand(deps, subscriptionId, command, recordingFingerprint, organisation, createCustomer, existing);
   if (created.state.status === 'none') throw new Error('the subscription was not recorded');
   return { ...(await finish(deps, caller, org, created.state.subscription, created.position)), replayed: false };
 };

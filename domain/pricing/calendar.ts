@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { addMonths, type CivilDate, dayNumber, fromDayNumber, inCivilRange, printCivilDate, readCivilDate } from './civil-date';
 
 export type IntervalUnit = 'day' | 'week' | 'month' | 'year';
 export type Interval = Readonly<{ unit: IntervalUnit; count: number }>;
@@ -20,10 +21,66 @@ const PLURAL = { day: 'days', week: 'weeks', month: 'months', year: 'years' } as
 const startAfter = (base: DateTime, interval: Interval, n: number): DateTime => base.plus({ [PLURAL[interval.unit]]: n * interval.count });
 
 /**
+ * The calendar computed with Luxon, a DateTime per step: the answer for dates the day arithmetic
+ * does not cover (impossible dates, years past 200000), and the reference it is property-tested against.
+ */
+export const byLuxon = {
+  periodStart: (anchor: string, interval: Interval, n: number): string => print(startAfter(parse(anchor), interval, n)),
+  periodContaining: (anchor: string, interval: Interval, date: string): Period & { index: number } => {
+    const base = parse(anchor);
+    const target = parse(date);
+    const elapsed = Math.floor(target.diff(base, PLURAL[interval.unit]).as(PLURAL[interval.unit]));
+    let n = Math.max(0, Math.floor(elapsed / interval.count));
+    for (let step = 0; step < 2 && startAfter(base, interval, n + 1) <= target; step++) n++;
+    for (let step = 0; step < 2 && n > 0 && startAfter(base, interval, n) > target; step++) n--;
+    return { index: n, start: print(startAfter(base, interval, n)), end: print(startAfter(base, interval, n + 1)) };
+  },
+  compareDates: (a: string, b: string): number => parse(a).toMillis() - parse(b).toMillis(),
+  daysBetween: (start: string, end: string): number => Math.round(parse(end).diff(parse(start), 'days').days),
+  addDays: (date: string, days: number): string => print(parse(date).plus({ days })),
+};
+
+/** The same step in plain date arithmetic (see civil-date.ts); null past the years it covers. */
+const civilStartAfter = (base: CivilDate, interval: Interval, n: number): CivilDate | null => {
+  const steps = n * interval.count;
+  if (!Number.isSafeInteger(steps)) return null;
+  const date =
+    interval.unit === 'day' || interval.unit === 'week'
+      ? fromDayNumber(dayNumber(base) + steps * (interval.unit === 'week' ? 7 : 1))
+      : addMonths(base, steps * (interval.unit === 'year' ? 12 : 1));
+  return inCivilRange(date) ? date : null;
+};
+
+/**
  * The start of the n-th billing period after the anchor, always computed from the anchor so month
  * ends clamp without drifting: 31 Jan → 28/29 Feb → 31 Mar.
  */
-export const periodStart = (anchor: string, interval: Interval, n: number): string => print(startAfter(parse(anchor), interval, n));
+export const periodStart = (anchor: string, interval: Interval, n: number): string => {
+  const base = readCivilDate(anchor);
+  const start = base && civilStartAfter(base, interval, n);
+  return start ? printCivilDate(start) : byLuxon.periodStart(anchor, interval, n);
+};
+
+/** Calendar units from `base` to `target` rounded down, as the starting guess for the period index. */
+const elapsedUnits = (base: CivilDate, target: CivilDate, unit: IntervalUnit): number => {
+  if (unit === 'day' || unit === 'week') return Math.floor((dayNumber(target) - dayNumber(base)) / (unit === 'week' ? 7 : 1));
+  const months = (target.year - base.year) * 12 + (target.month - base.month) - (target.day < base.day ? 1 : 0);
+  return unit === 'year' ? Math.floor(months / 12) : months;
+};
+
+const civilPeriodContaining = (base: CivilDate, interval: Interval, target: CivilDate): (Period & { index: number }) | null => {
+  const at = dayNumber(target);
+  const startDay = (n: number) => {
+    const start = civilStartAfter(base, interval, n);
+    return start ? dayNumber(start) : null;
+  };
+  let n = Math.max(0, Math.floor(elapsedUnits(base, target, interval.unit) / interval.count));
+  for (let step = 0; step < 2 && (startDay(n + 1) ?? Infinity) <= at; step++) n++;
+  for (let step = 0; step < 2 && n > 0 && (startDay(n) ?? -Infinity) > at; step++) n--;
+  const start = civilStartAfter(base, interval, n);
+  const end = civilStartAfter(base, interval, n + 1);
+  return start && end ? { index: n, start: printCivilDate(start), end: printCivilDate(end) } : null;
+};
 
 /**
  * The period holding a date (on or after the anchor): start inclusive, end exclusive (the renewal
@@ -32,13 +89,9 @@ export const periodStart = (anchor: string, interval: Interval, n: number): stri
  * far apart the dates are. Dates are compared as instants, never as strings.
  */
 export const periodContaining = (anchor: string, interval: Interval, date: string): Period & { index: number } => {
-  const base = parse(anchor);
-  const target = parse(date);
-  const elapsed = Math.floor(target.diff(base, PLURAL[interval.unit]).as(PLURAL[interval.unit]));
-  let n = Math.max(0, Math.floor(elapsed / interval.count));
-  for (let step = 0; step < 2 && startAfter(base, interval, n + 1) <= target; step++) n++;
-  for (let step = 0; step < 2 && n > 0 && startAfter(base, interval, n) > target; step++) n--;
-  return { index: n, start: print(startAfter(base, interval, n)), end: print(startAfter(base, interval, n + 1)) };
+  const civilBase = readCivilDate(anchor);
+  const civilTarget = readCivilDate(date);
+  return (civilBase && civilTarget && civilPeriodContaining(civilBase, interval, civilTarget)) || byLuxon.periodContaining(anchor, interval, date);
 };
 
 /** The range of calendar dates the API accepts and computes; a date outside it is refused, never printed. */
@@ -46,15 +99,25 @@ export const FIRST_DATE = '1970-01-01';
 export const LAST_DATE = '9999-12-31';
 
 /** Orders two calendar dates as dates (negative, zero, positive), whatever the width of their years. */
-export const compareDates = (a: string, b: string): number => parse(a).toMillis() - parse(b).toMillis();
+export const compareDates = (a: string, b: string): number => {
+  const [left, right] = [readCivilDate(a), readCivilDate(b)];
+  return left && right ? (dayNumber(left) - dayNumber(right)) * 86_400_000 : byLuxon.compareDates(a, b);
+};
 
 /** A date from FIRST_DATE to LAST_DATE (a computed one may print with five digits and fall outside). */
 export const isDateInRange = (text: string): boolean =>
-  WIDE_DATE.test(text) && parse(text).isValid && compareDates(text, FIRST_DATE) >= 0 && compareDates(text, LAST_DATE) <= 0;
+  WIDE_DATE.test(text) && (readCivilDate(text) !== null || parse(text).isValid) && compareDates(text, FIRST_DATE) >= 0 && compareDates(text, LAST_DATE) <= 0;
 
-export const daysBetween = (start: string, end: string): number => Math.round(parse(end).diff(parse(start), 'days').days);
+export const daysBetween = (start: string, end: string): number => {
+  const [from, to] = [readCivilDate(start), readCivilDate(end)];
+  return from && to ? dayNumber(to) - dayNumber(from) : byLuxon.daysBetween(start, end);
+};
 
-export const addDays = (date: string, days: number): string => print(parse(date).plus({ days }));
+export const addDays = (date: string, days: number): string => {
+  const from = Number.isInteger(days) ? readCivilDate(date) : null;
+  const to = from && fromDayNumber(dayNumber(from) + days);
+  return to && inCivilRange(to) ? printCivilDate(to) : byLuxon.addDays(date, days);
+};
 
 /** The calendar date of an instant in a timezone. */
 export const dateIn = (instant: string, timezone: string): string =>

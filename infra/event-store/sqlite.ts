@@ -1,5 +1,5 @@
 import type { SqliteDatabase } from '../sqlite/open-database';
-import { settle } from '../sqlite/settle';
+import { writeInGroup } from '../sqlite/group-commit';
 import {
   type AppendResult,
   type EventStore,
@@ -31,7 +31,7 @@ const toStored = (row: Row): StoredEvent => ({
   metadata: JSON.parse(row.metadata) as StoredEvent['metadata'],
 });
 
-/** The embedded event log: one table in the SQLite file, appended to in one transaction per call. */
+/** The embedded event log: one table in the SQLite file; each append a savepoint of the connection's group commit. */
 export class SqliteEventStore implements EventStore {
   private readonly listeners = new Set<() => void>();
   private readonly statements;
@@ -94,12 +94,11 @@ export class SqliteEventStore implements EventStore {
       return { nextExpectedRevision: revision, position };
     })();
 
-  append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    return settle(() => {
-      const result = this.appendTx(streamId, events, expected);
-      if (events.length > 0) for (const listener of this.listeners) listener();
-      return result;
-    });
+  /** Checked against `expected` in a savepoint of the connection's group commit; resolves (and tells the listeners) once committed. */
+  async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    const result = await writeInGroup(this.db, () => this.appendTx(streamId, events, expected));
+    if (events.length > 0) for (const listener of this.listeners) listener();
+    return result;
   }
 
   readStream(streamId: string, fromRevision = 0): Promise<StoredEvent[]> {

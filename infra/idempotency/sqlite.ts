@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SqliteDatabase } from '../sqlite/open-database';
-import { settle } from '../sqlite/settle';
+import { writeInGroup } from '../sqlite/group-commit';
 import {
   type BeginResult,
   DEFAULT_IDEMPOTENCY,
@@ -11,18 +11,33 @@ import {
 
 type Row = { fingerprint: string; token: string | null; response: string | null; expires_ms: number };
 
-/** The embedded idempotency store: one row per (scope, key), a lock (with its owner) or a stored success. */
+/** How often expired records are purged, and how many rows one purge statement deletes. */
+const PURGE_EVERY_MS = 60_000;
+const PURGE_BATCH = 1000;
+
+/**
+ * The embedded idempotency store: one row per (scope, key), a lock (with its owner) or a stored
+ * success. A request touches only its own row (the primary key); expired rows are purged in the
+ * background by `now` (the wall clock the API stamps records with), never on a request's path: an
+ * expired row still present is treated as absent and overwritten.
+ */
 export class SqliteIdempotencyStore implements IdempotencyStore {
   readonly leaseMs: number;
   private readonly owner: string;
-  private readonly beginTx;
+  private readonly beginNow;
   private readonly completeStmt;
   private readonly releaseStmt;
   private readonly forgetStmt;
   private readonly renewStmt;
   private readonly abandonedStmt;
+  private readonly purgeStmt;
+  private readonly purger: NodeJS.Timeout;
 
-  constructor(db: SqliteDatabase, private readonly options: IdempotencyOptions = DEFAULT_IDEMPOTENCY) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly options: IdempotencyOptions = DEFAULT_IDEMPOTENCY,
+    now: () => number = Date.now,
+  ) {
     this.leaseMs = options.leaseMs;
     this.owner = options.owner ?? randomUUID();
     db.exec(`
@@ -36,7 +51,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         owner TEXT,
         PRIMARY KEY (scope, key)
       );
-      -- Every begin prunes expired records: without this index that is a scan of the whole table.
+      -- The background purge finds expired records by this index, not by a scan of the whole table.
       CREATE INDEX IF NOT EXISTS idempotency_records_expires ON idempotency_records (expires_ms);
     `);
     // A file made before locks recorded their owner.
@@ -51,9 +66,10 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
        ON CONFLICT (scope, key) DO UPDATE SET fingerprint = excluded.fingerprint, token = excluded.token,
          response = NULL, expires_ms = excluded.expires_ms, owner = excluded.owner`,
     );
-    const prune = db.prepare('DELETE FROM idempotency_records WHERE expires_ms <= ? AND rowid IN (SELECT rowid FROM idempotency_records WHERE expires_ms <= ? LIMIT 100)');
-    this.beginTx = db.transaction((scope: string, key: string, fingerprint: string, nowMs: number): BeginResult => {
-      prune.run(nowMs, nowMs);
+    this.purgeStmt = db.prepare(
+      'DELETE FROM idempotency_records WHERE rowid IN (SELECT rowid FROM idempotency_records WHERE expires_ms <= ? LIMIT ?)',
+    );
+    this.beginNow = (scope: string, key: string, fingerprint: string, nowMs: number): BeginResult => {
       const row = find.get(scope, key);
       if (row && row.expires_ms > nowMs) {
         if (row.fingerprint !== fingerprint) return { kind: 'conflict' };
@@ -63,7 +79,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       const token = randomUUID();
       lock.run(scope, key, fingerprint, token, nowMs + this.options.leaseMs, this.owner);
       return { kind: 'started', token };
-    });
+    };
     this.completeStmt = db.prepare(
       'UPDATE idempotency_records SET response = ?, token = NULL, expires_ms = ? WHERE scope = ? AND key = ? AND token = ?',
     );
@@ -71,20 +87,33 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     this.forgetStmt = db.prepare('DELETE FROM idempotency_records WHERE scope = ?');
     this.renewStmt = db.prepare('UPDATE idempotency_records SET expires_ms = ? WHERE scope = ? AND key = ? AND token = ? AND response IS NULL');
     this.abandonedStmt = db.prepare('DELETE FROM idempotency_records WHERE response IS NULL AND owner IS NOT ?');
+    this.purger = setInterval(() => void this.purgeExpired(now()).catch(() => undefined), PURGE_EVERY_MS);
+    this.purger.unref();
+  }
+
+  /** Deletes every record expired at `nowMs`, a batch per statement; answers how many. */
+  purgeExpired(nowMs: number): Promise<number> {
+    return writeInGroup(this.db, () => {
+      let purged = 0;
+      for (let changes = PURGE_BATCH; changes === PURGE_BATCH; purged += changes) {
+        changes = this.purgeStmt.run(nowMs, PURGE_BATCH).changes;
+      }
+      return purged;
+    });
   }
 
   begin(scope: string, key: string, fingerprint: string, nowMs: number): Promise<BeginResult> {
-    return settle(() => this.beginTx(scope, key, fingerprint, nowMs));
+    return writeInGroup(this.db, () => this.beginNow(scope, key, fingerprint, nowMs));
   }
 
   complete(scope: string, key: string, token: string, response: StoredResponse, nowMs: number): Promise<void> {
-    return settle(() => {
+    return writeInGroup(this.db, () => {
       this.completeStmt.run(JSON.stringify(response), nowMs + this.options.lifetimeMs, scope, key, token);
     });
   }
 
   release(scope: string, key: string, token: string): Promise<void> {
-    return settle(() => {
+    return writeInGroup(this.db, () => {
       this.releaseStmt.run(scope, key, token);
     });
   }
@@ -96,16 +125,17 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   renew(scope: string, key: string, token: string, nowMs: number): Promise<void> {
-    return settle(() => {
+    return writeInGroup(this.db, () => {
       this.renewStmt.run(nowMs + this.options.leaseMs, scope, key, token);
     });
   }
 
   releaseAbandoned(): Promise<number> {
-    return settle(() => this.abandonedStmt.run(this.owner).changes);
+    return writeInGroup(this.db, () => this.abandonedStmt.run(this.owner).changes);
   }
 
   close(): Promise<void> {
+    clearInterval(this.purger);
     return Promise.resolve();
   }
 }

@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from '../sqlite/open-database';
+import { writeInGroup } from '../sqlite/group-commit';
 import { settle } from '../sqlite/settle';
 import {
   DEFAULT_LOCK_MS,
@@ -71,7 +72,7 @@ class SqliteJobQueue<T> implements JobQueue<T> {
   private closed = false;
 
   constructor(
-    db: SqliteDatabase,
+    private readonly db: SqliteDatabase,
     readonly name: string,
     private readonly policy: RetryPolicy,
     private readonly lockMs: number,
@@ -118,7 +119,7 @@ class SqliteJobQueue<T> implements JobQueue<T> {
   }
 
   add(id: string, data: T, options: { delayMs?: number } = {}): Promise<void> {
-    return settle(() => {
+    return writeInGroup(this.db, () => {
       this.statements.add.run(this.name, id, JSON.stringify(data), Date.now() + (options.delayMs ?? 0));
       this.wake(options.delayMs ?? 0);
     });

@@ -2,6 +2,7 @@ import type { SqliteDatabase } from '../sqlite/open-database';
 import { assertCollection, assertField } from './names';
 import type { Checkpoint, Condition, Doc, FindQuery, IndexSpec, Page, ReadStore, Write } from './port';
 import { UnknownCursor } from './unknown-cursor';
+import { writeInGroup } from '../sqlite/group-commit';
 import { settle } from '../sqlite/settle';
 
 type SqlValue = string | number | null;
@@ -142,7 +143,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   commit(writes: readonly Write[], checkpoints: readonly Checkpoint[] = []): Promise<void> {
-    return settle(() => this.commitNow(writes, checkpoints));
+    return writeInGroup(this.db, () => this.commitNow(writes, checkpoints));
   }
 
   private commitNow(writes: readonly Write[], checkpoints: readonly Checkpoint[]): void {

@@ -7,6 +7,7 @@ import { customerIdFor } from '../../commands/customer/import-customer';
 import { updateCustomer } from '../../commands/customer/update-customer';
 import { changeOrganisationSettings } from '../../commands/organisation/change-organisation-settings';
 import { openSandbox } from '../../commands/organisation/open-sandbox';
+import { organisationCommand } from '../../commands/organisation/organisation-command';
 import { createSubscription } from '../../commands/subscription/create-subscription';
 import { apiKeyStream } from '../../domain/api-key/events';
 import { chargeStream } from '../../domain/charge/events';
@@ -39,6 +40,20 @@ describe('command handlers: given streams, when a command, then new events', () 
       .given({ [organisationStream('org_1')]: [organisationCreated] })
       .when((deps) => changeOrganisationSettings(deps, specCaller, org, { name: 'Acme', paymentTermsDays: 30 }))
       .then({ [organisationStream('org_1')]: [{ type: 'OrganisationSettingsChanged', data: { organisationId: 'org_1', changes: { paymentTermsDays: 30 } } }] });
+  });
+
+  it('decides on a state the request already holds, and after a conflict on what changed since, never on the stale state', async () => {
+    await handlerSpec()
+      .given({ [organisationStream('org_1')]: [organisationCreated] })
+      .when(async (deps) => {
+        const loaded = await organisationCommand.load(deps.store, 'org_1');
+        // Another request renames the organisation after this one loaded it.
+        await changeOrganisationSettings(deps, specCaller, org, { name: 'Zenith Ltd' });
+        // Decided on the loaded state the rename is a change; the append conflicts, the retry reads the rename and decides nothing.
+        const handled = await organisationCommand(deps, 'org_1', { type: 'ChangeOrganisationSettings', changes: { name: 'Zenith Ltd' } }, specCaller, org, undefined, loaded);
+        expect(handled).toMatchObject({ events: [], revision: 1 });
+      })
+      .then({ [organisationStream('org_1')]: [{ type: 'OrganisationSettingsChanged', data: { organisationId: 'org_1', changes: { name: 'Zenith Ltd' } } }] });
   });
 
   it('opens a sandbox on the live stream, then creates it under the derived id', async () => {

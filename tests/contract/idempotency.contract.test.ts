@@ -171,3 +171,30 @@ if (redisUrl) {
     it('runs against Redis when REDIS_URL is set', () => undefined);
   });
 }
+
+describe('SqliteIdempotencyStore background purge', () => {
+  const t0 = 1_700_000_000_000;
+  const day = 24 * 3600_000;
+
+  it('deletes every expired record (in batches, by the expiry index) and keeps live ones', async () => {
+    const db = openDatabase(join(tempDir('idem-purge'), 'billing.sqlite'));
+    const store = new SqliteIdempotencyStore(db);
+    // 2,500 completed up to a day before the purge (expired), and one completed just now (live), one lock still held.
+    const insert = db.prepare("INSERT INTO idempotency_records (scope, key, fingerprint, token, response, expires_ms) VALUES ('key_1', ?, 'fp', NULL, '{}', ?)");
+    db.transaction(() => {
+      for (let i = 0; i < 2500; i++) insert.run(`old-${i}`, t0 + i);
+    })();
+    const fresh = await store.begin('key_1', 'fresh', 'fp', t0 + day);
+    if (fresh.kind === 'started') await store.complete('key_1', 'fresh', fresh.token, { status: 201, body: {} }, t0 + day);
+    await store.begin('key_1', 'held', 'fp', t0 + day);
+    const count = () => db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM idempotency_records').get()!.n;
+
+    expect(await store.purgeExpired(t0 + day)).toBe(2500);
+    expect(count()).toBe(2);
+    expect((await store.begin('key_1', 'fresh', 'fp', t0 + day + 1)).kind).toBe('replay');
+    expect((await store.begin('key_1', 'held', 'fp', t0 + day + 1)).kind).toBe('in_progress');
+    expect(await store.purgeExpired(t0 + day)).toBe(0);
+    await store.close();
+    db.close();
+  });
+});

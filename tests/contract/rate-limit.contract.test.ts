@@ -1,10 +1,7 @@
-import { openDatabase } from '../../infra/sqlite/open-database';
-import { join } from 'node:path';
 import type { RateLimiter } from '../../infra/rate-limit/port';
 import { RedisRateLimiter } from '../../infra/rate-limit/redis';
-import { SqliteRateLimiter } from '../../infra/rate-limit/sqlite';
+import { MemoryRateLimiter } from '../../infra/rate-limit/memory';
 import { redisForTest, redisUrl } from '../support/redis';
-import { tempDir } from '../support/test-service';
 
 type Opened = { limiter: RateLimiter; close: () => Promise<void> };
 
@@ -55,15 +52,9 @@ const describeRateLimiter = (name: string, open: () => Opened) =>
     });
   });
 
-describeRateLimiter('sqlite', () => {
-  const db = openDatabase(join(tempDir('ratelimit'), 'billing.sqlite'));
-  return {
-    limiter: new SqliteRateLimiter(db),
-    close: () => {
-      db.close();
-      return Promise.resolve();
-    },
-  };
+describeRateLimiter('memory (embedded)', () => {
+  const limiter = new MemoryRateLimiter();
+  return { limiter, close: () => limiter.close() };
 });
 
 if (redisUrl) {

@@ -64,12 +64,12 @@ export const createDemoAccountingApp = (db: SqliteDatabase): Express => {
   };
 
   /** A create that honours Idempotency-Key: the same key and body return the first answer again. */
-  const create = (status: number, work: (req: Request, tenantId: string) => unknown) => (req: Request, res: Response) => {
+  const create = (status: number, work: (req: Request, tenantId: string) => unknown) => async (req: Request, res: Response) => {
     const tenantId = req.params.tenant ? tenant(req) : '-';
     const key = req.header('Idempotency-Key');
     if (!key) throw new LedgerRefusal(400, 'idempotency_key_required', 'Send an Idempotency-Key with every create.');
     const fingerprint = createHash('sha256').update(`${req.method} ${req.path}\n${JSON.stringify(req.body)}`).digest('hex');
-    const answer = ledger.transaction(() => {
+    const answer = await ledger.transaction(() => {
       const earlier = ledger.remembered(tenantId, key, fingerprint);
       if (earlier) return earlier;
       const body = work(req, tenantId);
@@ -78,9 +78,9 @@ export const createDemoAccountingApp = (db: SqliteDatabase): Express => {
     });
     send(res, answer.status, answer.body);
   };
-  const change = (work: (req: Request, tenantId: string) => unknown) => (req: Request, res: Response) => {
+  const change = (work: (req: Request, tenantId: string) => unknown) => async (req: Request, res: Response) => {
     const tenantId = tenant(req);
-    send(res, 200, ledger.transaction(() => work(req, tenantId)));
+    send(res, 200, await ledger.transaction(() => work(req, tenantId)));
   };
 
   app.post('/connections', create(201, (req) => ledger.createTenant(z.object({ label: z.string().default('Demo organisation') }).parse(req.body).label)));

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { writeInGroup } from '../../sqlite/group-commit';
 import type { SqliteDatabase } from '../../sqlite/open-database';
+import { statementCache } from '../../sqlite/statement-cache';
 import type {
   AccountingCreditNote,
   AccountingInvoice,
@@ -59,6 +61,9 @@ const toContact = (row: ContactRow): Contact => ({
 
 /** The demonstration ledger's state and rules, one SQLite file; every change is one transaction. */
 export class Ledger {
+  /** Statements prepared once each, on first use. */
+  private readonly sql: { prepare: SqliteDatabase['prepare'] };
+
   constructor(
     private readonly db: SqliteDatabase,
     private readonly now: () => Date = () => new Date(),
@@ -79,10 +84,12 @@ export class Ledger {
         PRIMARY KEY (tenant, key)
       );
     `);
+    this.sql = statementCache(db);
   }
 
-  transaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+  /** Runs `work` as one transaction in the connection's group commit: settles once it is durable. */
+  transaction<T>(work: () => T): Promise<T> {
+    return writeInGroup(this.db, work);
   }
 
   private stamp(): string {
@@ -93,12 +100,12 @@ export class Ledger {
 
   createTenant(name: string): { tenantId: string; name: string; accounts: LedgerAccount[] } {
     const tenantId = `demo_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-    this.db.prepare('INSERT INTO tenants (id, name, next_invoice, next_credit_note) VALUES (?, ?, 1, 1)').run(tenantId, name);
+    this.sql.prepare('INSERT INTO tenants (id, name, next_invoice, next_credit_note) VALUES (?, ?, 1, 1)').run(tenantId, name);
     return { tenantId, name, accounts: CHART_OF_ACCOUNTS };
   }
 
   requireTenant(tenantId: string): void {
-    if (!this.db.prepare('SELECT 1 FROM tenants WHERE id = ?').get(tenantId)) {
+    if (!this.sql.prepare('SELECT 1 FROM tenants WHERE id = ?').get(tenantId)) {
       throw new LedgerRefusal(404, 'tenant_not_found', `No demonstration organisation ${tenantId}.`);
     }
   }
@@ -106,7 +113,7 @@ export class Ledger {
   // Idempotency
 
   remembered(tenant: string, key: string, fingerprint: string): { status: number; body: unknown } | null {
-    const row = this.db
+    const row = this.sql
       .prepare<[string, string], { fingerprint: string; status: number; body: string }>(
         'SELECT fingerprint, status, body FROM idempotency WHERE tenant = ? AND key = ?',
       )
@@ -119,7 +126,7 @@ export class Ledger {
   }
 
   remember(tenant: string, key: string, fingerprint: string, status: number, body: unknown): void {
-    this.db
+    this.sql
       .prepare('INSERT INTO idempotency (tenant, key, fingerprint, status, body) VALUES (?, ?, ?, ?, ?)')
       .run(tenant, key, fingerprint, status, JSON.stringify(body));
   }
@@ -129,15 +136,15 @@ export class Ledger {
   findContacts(tenant: string, filter: { contactNumber?: string; name?: string }): Contact[] {
     const rows =
       filter.contactNumber !== undefined
-        ? this.db.prepare<[string, string], ContactRow>('SELECT * FROM contacts WHERE tenant = ? AND contact_number = ?').all(tenant, filter.contactNumber)
+        ? this.sql.prepare<[string, string], ContactRow>('SELECT * FROM contacts WHERE tenant = ? AND contact_number = ?').all(tenant, filter.contactNumber)
         : filter.name !== undefined
-          ? this.db.prepare<[string, string], ContactRow>('SELECT * FROM contacts WHERE tenant = ? AND name_key = ?').all(tenant, filter.name.trim().toLowerCase())
-          : this.db.prepare<[string], ContactRow>('SELECT * FROM contacts WHERE tenant = ? ORDER BY rowid').all(tenant);
+          ? this.sql.prepare<[string, string], ContactRow>('SELECT * FROM contacts WHERE tenant = ? AND name_key = ?').all(tenant, filter.name.trim().toLowerCase())
+          : this.sql.prepare<[string], ContactRow>('SELECT * FROM contacts WHERE tenant = ? ORDER BY rowid').all(tenant);
     return rows.map(toContact);
   }
 
   contact(tenant: string, id: string): Contact {
-    const row = this.db.prepare<[string, string], ContactRow>('SELECT * FROM contacts WHERE tenant = ? AND id = ?').get(tenant, id);
+    const row = this.sql.prepare<[string, string], ContactRow>('SELECT * FROM contacts WHERE tenant = ? AND id = ?').get(tenant, id);
     if (!row) throw new LedgerRefusal(404, 'not_found', `No contact ${id}.`);
     return toContact(row);
   }
@@ -151,7 +158,7 @@ export class Ledger {
       throw new LedgerRefusal(409, 'contact_number_taken', `Contact number ${input.contactNumber} is in use.`, 'contactNumber');
     }
     const id = `ct_${randomUUID()}`;
-    this.db
+    this.sql
       .prepare('INSERT INTO contacts (id, tenant, contact_number, name, name_key, first_name, last_name, email) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
       .run(id, tenant, input.contactNumber ?? null, input.name, input.name.trim().toLowerCase(), input.firstName ?? null, input.lastName ?? null, input.email ?? null);
     return this.contact(tenant, id);
@@ -159,14 +166,14 @@ export class Ledger {
 
   archiveContact(tenant: string, id: string): Contact {
     this.contact(tenant, id);
-    this.db.prepare('UPDATE contacts SET archived = 1 WHERE tenant = ? AND id = ?').run(tenant, id);
+    this.sql.prepare('UPDATE contacts SET archived = 1 WHERE tenant = ? AND id = ?').run(tenant, id);
     return this.contact(tenant, id);
   }
 
   // Documents
 
   private load<T>(tenant: string, kind: Kind, id: string): T {
-    const row = this.db
+    const row = this.sql
       .prepare<[string, string, string], { body: string }>('SELECT body FROM documents WHERE tenant = ? AND kind = ? AND id = ?')
       .get(tenant, kind, id);
     if (!row) throw new LedgerRefusal(404, 'not_found', `No ${kind.replace('_', ' ')} ${id}.`);
@@ -174,7 +181,7 @@ export class Ledger {
   }
 
   private save(tenant: string, kind: Kind, doc: { id: string; updatedAt: string }): void {
-    this.db
+    this.sql
       .prepare('INSERT INTO documents (id, tenant, kind, body, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at')
       .run(doc.id, tenant, kind, JSON.stringify(doc), doc.updatedAt);
   }
@@ -207,8 +214,8 @@ export class Ledger {
 
   private nextNumber(tenant: string, kind: Kind): string {
     const column = kind === 'invoice' ? 'next_invoice' : 'next_credit_note';
-    const row = this.db.prepare<[string], { n: number }>(`SELECT ${column} AS n FROM tenants WHERE id = ?`).get(tenant)!;
-    this.db.prepare(`UPDATE tenants SET ${column} = ${column} + 1 WHERE id = ?`).run(tenant);
+    const row = this.sql.prepare<[string], { n: number }>(`SELECT ${column} AS n FROM tenants WHERE id = ?`).get(tenant)!;
+    this.sql.prepare(`UPDATE tenants SET ${column} = ${column} + 1 WHERE id = ?`).run(tenant);
     return `${kind === 'invoice' ? 'INV' : 'CN'}-${String(row.n).padStart(4, '0')}`;
   }
 
@@ -358,7 +365,7 @@ export class Ledger {
   }
 
   updatedSince(tenant: string, since: string): { invoices: AccountingInvoice[]; creditNotes: AccountingCreditNote[] } {
-    const rows = this.db
+    const rows = this.sql
       .prepare<[string, string], { kind: Kind; body: string }>('SELECT kind, body FROM documents WHERE tenant = ? AND updated_at > ? ORDER BY updated_at')
       .all(tenant, since);
     return {

@@ -1,11 +1,14 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { commitGroup, enableGroupCommit } from '../../sqlite/group-commit';
 import { openDatabase } from '../../sqlite/open-database';
 import { createDemoAccountingApp } from './app';
 
 /** Starts the demonstration accounting server on its own SQLite file (state survives a restart). */
 export const startDemoAccountingServer = async (options: { port: number; dbPath: string; host?: string }) => {
   const db = openDatabase(options.dbPath);
+  // Concurrent pushes share one commit per loop turn, as the service's own writes do.
+  enableGroupCommit(db);
   const app = createDemoAccountingApp(db);
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(options.port, options.host ?? '127.0.0.1', () => resolve(listening));
@@ -15,6 +18,7 @@ export const startDemoAccountingServer = async (options: { port: number; dbPath:
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      commitGroup(db);
       db.close();
     },
   };

@@ -1,0 +1,131 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { join } from 'node:path';
+import { formatRatio, formatResult, type LoadResult, runLoad } from './load';
+import type { BenchSeed, Served, WorkDone } from './serve';
+
+export type HttpOptions = Readonly<{
+  requests: number;
+  connections: number;
+  usageBatches: number;
+  idempotencyRecords: number;
+  organisationEvents: number;
+  /** Where the servers write CPU profiles (`--cpu-prof`); null for none. */
+  profileDir: string | null;
+}>;
+
+// The API allows 120 requests a minute per key: the load is spread over enough keys.
+const REQUESTS_PER_KEY = 100;
+const EVENTS_PER_BATCH = 100;
+const keysFor = (requests: number) => Math.ceil(requests / REQUESTS_PER_KEY) + 1;
+
+const formatWork = (work: WorkDone, requests: number): string => {
+  const each = (n: number) => (n / requests).toFixed(2);
+  return `  per request: ${each(work.commits)} commits (fsyncs) shared by ${each(work.writes)} writes, ${each(work.streamLoads)} stream loads, ${each(work.accountingCalls)} accounting round trips`;
+};
+
+/** Starts `bench/serve.ts` in its own process: the load generator never shares the server's event loop. */
+const startServer = async (target: 'bare' | 'service', seed: BenchSeed | null, profileDir: string | null) => {
+  const child: ChildProcess = fork(join(__dirname, 'serve.js'), [target], {
+    execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    env: { ...process.env, BENCH_SEED: JSON.stringify(seed ?? {}) },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const served = await new Promise<Served>((resolve, reject) => {
+    child.once('message', (message) => resolve((message as { ready: Served }).ready));
+    child.once('exit', (code) => reject(new Error(`the ${target} server exited with ${code} before it was ready`)));
+  });
+  const ask = (message: 'reset' | 'read') =>
+    new Promise<WorkDone | null>((resolve) => {
+      if (message === 'reset') {
+        child.send(message);
+        resolve(null);
+        return;
+      }
+      child.once('message', (answer) => resolve((answer as { work: WorkDone | null }).work));
+      child.send(message);
+    });
+  /** Runs a load and reads what the service did for it. */
+  const measure = async (load: () => Promise<LoadResult>): Promise<LoadResult & { work: WorkDone | null }> => {
+    await ask('reset');
+    const result = await load();
+    return { ...result, work: await ask('read') };
+  };
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      child.removeAllListeners('exit');
+      child.once('exit', () => resolve());
+      child.send('stop');
+    });
+  return { served, origin: new URL(served.url).origin, measure, stop };
+};
+
+const creations = (served: Served, runLabel: string) => (i: number) => ({
+  path: '/v1/subscriptions',
+  headers: { authorization: `Bearer ${served.keys['subscriptions:write']![Math.floor(i / REQUESTS_PER_KEY)]}`, 'idempotency-key': `${runLabel}-${i}` },
+  body: JSON.stringify({ customer_code: 'ACME', plan_code: 'team', units: 3 }),
+});
+
+/**
+ * The HTTP rows, each load sent by autocannon at the same number of connections: the baseline (a
+ * bare Express JSON POST), subscription creations on an empty database, the same with stored
+ * idempotency records and a long organisation stream, and usage ingestion in batches of 100.
+ * Prints each row as it is measured; answers whether every request succeeded.
+ */
+export const httpBench = async (options: HttpOptions, print: (line: string) => void): Promise<boolean> => {
+  const { requests, connections } = options;
+  const results: LoadResult[] = [];
+  const row = (label: string, result: LoadResult & { work?: WorkDone | null }) => {
+    results.push(result);
+    print(formatResult(label, result));
+    if (result.work) print(formatWork(result.work, result.requests));
+    return result;
+  };
+
+  const bare = await startServer('bare', null, null);
+  const body = JSON.stringify({ customer_code: 'ACME', plan_code: 'team', units: 3 });
+  const baseline = row('baseline: bare Express JSON POST', await runLoad(bare.origin, requests * 5, connections, () => ({ path: '/echo', headers: {}, body })));
+  await bare.stop();
+
+  const empty = await startServer(
+    'service',
+    { idempotencyRecords: 0, organisationEvents: 0, keys: { 'subscriptions:write': keysFor(requests), 'usage:write': keysFor(options.usageBatches) }, meteredSubscriptions: connections },
+    options.profileDir,
+  );
+  const created = row('POST /v1/subscriptions (+ first invoice)', await empty.measure(() => runLoad(empty.origin, requests, connections, creations(empty.served, 'empty'))));
+  print(formatRatio('subscription creation', created, baseline));
+
+  // Usage ingestion: one usage-only subscription per connection, so batches append to different streams.
+  const { metered } = empty.served;
+  const usage = row(
+    `POST /v1/usage_events (${EVENTS_PER_BATCH} a batch)`,
+    await empty.measure(() => runLoad(empty.origin, options.usageBatches, connections, (i) => ({
+      path: '/v1/usage_events',
+      headers: { authorization: `Bearer ${empty.served.keys['usage:write']![Math.floor(i / REQUESTS_PER_KEY)]}` },
+      body: JSON.stringify({
+        events: Array.from({ length: EVENTS_PER_BATCH }, (_, k) => ({ event_id: `bench-${i}-${k}`, subscription: metered[i % metered.length], meter_code: 'api_calls', quantity: '1.5' })),
+      }),
+    }))),
+  );
+  print(`  usage ingestion: ${(usage.perSecond * EVENTS_PER_BATCH).toFixed(0)} events/s (durable, de-duplicated by event_id)`);
+  print(formatRatio('usage batches', usage, baseline));
+  await empty.stop();
+
+  const seeded = await startServer(
+    'service',
+    { idempotencyRecords: options.idempotencyRecords, organisationEvents: options.organisationEvents, keys: { 'subscriptions:write': keysFor(requests) }, meteredSubscriptions: 0 },
+    options.profileDir,
+  );
+  const withData = row(
+    `  … ${options.idempotencyRecords} idempotency records, ${options.organisationEvents}-event org`,
+    await seeded.measure(() => runLoad(seeded.origin, requests, connections, creations(seeded.served, 'seeded'))),
+  );
+  print(formatRatio('with data', withData, baseline));
+  print(`  with data: ${(withData.perSecond / created.perSecond).toFixed(3)} × the empty-database figure`);
+  await seeded.stop();
+
+  const slowest = Math.max(created.perSecond, usage.perSecond, withData.perSecond);
+  if (baseline.perSecond < 3 * slowest) {
+    print(`  note: the baseline is less than 3 × the service figures; the load generator may be limiting them`);
+  }
+  return results.every((result) => result.failures === 0);
+};

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { organisationStream } from '../domain/organisation/events';
+import { loadConfig } from '../infra/config';
+import { silentLogger } from '../infra/logger';
+import { openDatabase } from '../infra/sqlite/open-database';
+import { SqliteIdempotencyStore } from '../infra/idempotency/sqlite';
+import { startService } from '../service/server';
+import { databaseFile, type Services } from '../service/services';
+import { enableGroupCommit } from '../infra/sqlite/group-commit';
+import { startBareExpress } from './bare-express';
+
+/**
+ * The process under test, apart from the load generator's: `node dist/bench/serve.js bare|service`
+ * starts the baseline or the service (embedded profile, demonstration accounting system
+ * in-process), seeds the data sizes it is told (`BenchSeed` in the environment as JSON), sends
+ * the parent what the load needs over IPC, and stops on the parent's 'stop' message (a CPU profile,
+ * when started with `--cpu-prof`, is written then).
+ */
+export type BenchSeed = Readonly<{
+  /** Idempotency records stored before the load, unexpired, under other keys. */
+  idempotencyRecords: number;
+  /** Events appended to the sandbox organisation's stream before the load (every creation loads it). */
+  organisationEvents: number;
+  /** API keys to make, by scope. */
+  keys: Readonly<Record<string, number>>;
+  /** Usage-only subscriptions to make (one per concurrent connection of the usage row). */
+  meteredSubscriptions: number;
+}>;
+
+export type Served = Readonly<{ url: string; keys: Record<string, string[]>; metered: string[] }>;
+
+/** What the service did while the load ran, summed: divided by the requests, the per-request profile. */
+export type WorkDone = { commits: number; writes: number; streamLoads: number; accountingCalls: number };
+
+const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+
+const seedIdempotencyRecords = (dataDir: string, count: number): void => {
+  const db = openDatabase(databaseFile(dataDir));
+  new SqliteIdempotencyStore(db); // creates the table and its indexes as the service does
+  const insert = db.prepare('INSERT INTO idempotency_records (scope, key, fingerprint, token, response, expires_ms) VALUES (?, ?, ?, NULL, ?, ?)');
+  const response = JSON.stringify({ status: 201, body: { id: 'sub_seeded', object: 'subscription' } });
+  const expires = Date.now() + 24 * 3600_000;
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) insert.run(`key_seed_${i % 500}`, randomUUID(), 'f'.repeat(64), response, expires + i);
+  })();
+  db.close();
+};
+
+const post = async (url: string, token: string, body: unknown, idempotencyKey?: string): Promise<unknown> => {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, ...(idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (response.status >= 300) throw new Error(`seeding ${url} answered ${response.status}: ${await response.text()}`);
+  return response.json();
+};
+
+/**
+ * Counts the service's commits (its connection's group commits, one fsync each; the demonstration
+ * ledger's file commits apart), the writes that joined them, stream loads, and calls to the
+ * accounting system (each a round trip), from `reset()`.
+ */
+const countWork = (services: Services) => {
+  const group = enableGroupCommit(services.db);
+  const { store } = services;
+  const readStream = store.readStream.bind(store);
+  const counted: WorkDone = { commits: 0, writes: 0, streamLoads: 0, accountingCalls: 0 };
+  store.readStream = (...args) => {
+    counted.streamLoads += 1;
+    return readStream(...args);
+  };
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (input, init) => {
+    if (String(input instanceof Request ? input.url : input).startsWith(services.accountingUrl)) counted.accountingCalls += 1;
+    return realFetch(input, init);
+  };
+  let start = { commits: 0, writes: 0 };
+  const sum = () => ({ ...group.counts });
+  return {
+    reset: () => {
+      start = sum();
+      counted.streamLoads = 0;
+      counted.accountingCalls = 0;
+    },
+    read: (): WorkDone => {
+      const now = sum();
+      return { ...counted, commits: now.commits - start.commits, writes: now.writes - start.writes };
+    },
+  };
+};
+
+const serveService = async (seed: BenchSeed) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-'));
+  if (seed.idempotencyRecords > 0) seedIdempotencyRecords(dataDir, seed.idempotencyRecords);
+  const service = await startService(loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ADMIN_TOKEN }), silentLogger());
+  const sandboxId = service.demo!.sandboxId;
+  if (seed.organisationEvents > 0) {
+    const { store } = service.services;
+    const [first] = await store.readStream(organisationStream(sandboxId));
+    const padding = Array.from({ length: seed.organisationEvents }, () => ({
+      id: randomUUID(),
+      type: 'OrganisationSettingsChanged',
+      version: 1,
+      data: { organisationId: sandboxId, changes: {} },
+      metadata: first!.metadata,
+    }));
+    for (let i = 0; i < padding.length; i += 500) await store.append(organisationStream(sandboxId), padding.slice(i, i + 500), 'any');
+    await service.services.projections.waitFor(await store.headPosition(), 60_000);
+  }
+  const keys: Record<string, string[]> = {};
+  for (const [scope, count] of Object.entries(seed.keys)) {
+    keys[scope] = [];
+    for (let i = 0; i < count; i++) {
+      const made = (await post(`${service.url}/admin/v1/organisations/${sandboxId}/api_keys`, ADMIN_TOKEN, { name: `bench ${scope} ${i}`, scopes: [scope] })) as { key: string };
+      keys[scope].push(made.key);
+    }
+  }
+  const metered: string[] = [];
+  for (let i = 0; i < seed.meteredSubscriptions; i++) {
+    const made = (await post(`${service.url}/v1/subscriptions`, service.demo!.apiKey, { customer_code: 'ACME', plan_code: 'api' }, `bench-usage-${i}`)) as { id: string };
+    metered.push(made.id);
+  }
+  return { served: { url: service.url, keys, metered }, stop: () => service.stop(), counter: countWork(service.services) };
+};
+
+const main = async (): Promise<void> => {
+  const target = process.argv[2];
+  const running =
+    target === 'bare'
+      ? await startBareExpress().then((bare) => ({ served: { url: `${bare.url}/echo`, keys: {}, metered: [] }, stop: bare.close, counter: null }))
+      : await serveService(JSON.parse(process.env.BENCH_SEED ?? '{}') as BenchSeed);
+  process.on('message', (message) => {
+    if (message === 'reset') running.counter?.reset();
+    if (message === 'read') process.send!({ work: running.counter?.read() ?? null });
+    if (message === 'stop') void running.stop().finally(() => process.exit(0));
+  });
+  // The bench died (interrupted, or its output closed): no server left running on its own.
+  process.on('disconnect', () => process.exit(0));
+  process.send!({ ready: running.served });
+};
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench server failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -119,7 +119,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   forget(scope: string): Promise<void> {
-    return settle(() => {
+    return writeInGroup(this.db, () => {
       this.forgetStmt.run(scope);
     });
   }

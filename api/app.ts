@@ -7,6 +7,7 @@ import { adminCustomerRoutes } from './admin/customers';
 import { catalogueRoutes as adminCatalogueRoutes } from './admin/catalogue';
 import { invoiceSyncRoutes } from './admin/invoice-sync';
 import { organisationRoutes } from './admin/organisations';
+import { timeRoutes } from './admin/time';
 import { webhookEndpointRoutes } from './admin/webhook-endpoints';
 import { workersRoutes } from './admin/workers';
 import { projectionRoutes } from './admin/projections';
@@ -72,6 +73,7 @@ export const createApp = (deps: ApiDeps): App => {
 
   const admin = express.Router();
   organisationRoutes(admin, routes, deps);
+  timeRoutes(admin, routes, deps);
   apiKeyRoutes(admin, routes, deps);
   adminCatalogueRoutes(admin, routes, deps);
   accountingRoutes(admin, routes, deps);

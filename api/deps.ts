@@ -1,5 +1,6 @@
 import type { CommandDeps } from '../commands/deps';
 import type { Lookups } from '../commands/lookups';
+import type { Caller } from '../commands/metadata';
 import type { AccountingSystem } from '../infra/accounting/port';
 import type { IdempotencyStore } from '../infra/idempotency/port';
 import type { Logger } from '../infra/logger';
@@ -31,4 +32,8 @@ export type ApiDeps = CommandDeps &
     waitForProjections: (position: bigint) => Promise<boolean>;
     /** The projections' positions and blue/green rebuilds. */
     projections: Pick<ProjectionRunner, 'projections' | 'status' | 'startRebuild' | 'rebuildStatus'>;
+    /** A sandbox's test clock advance (stepping through what falls due), wired by the process. */
+    testClock: Readonly<{ advance(organisationId: string, date: string, caller: Caller): Promise<TestClockResult> }>;
   }>;
+
+export type TestClockResult = Readonly<{ object: 'test_clock'; frozen_time: string; status: 'ready' }>;

@@ -16,6 +16,10 @@ const configSchema = z.object({
   ACCOUNTING_URL: optionalUrl,
   /** How often the status poller asks the accounting system for changed documents. */
   ACCOUNTING_POLL_SECONDS: z.coerce.number().positive().default(60),
+  /** How often the scheduler looks for due starts, renewals and ends (it also runs at start, catching up). */
+  SCHEDULER_INTERVAL_SECONDS: z.coerce.number().positive().default(60),
+  /** Shifts the real-time clock by this many days (tests stop the service across a renewal date). Never set in production. */
+  WALL_CLOCK_OFFSET_DAYS: z.coerce.number().int().default(0),
   /**
    * How long a request that raised an invoice or credit note waits for the accounting sync worker's
    * push before answering; past it the document is answered `pending` and the worker finishes it.

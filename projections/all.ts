@@ -2,6 +2,7 @@ import { apiKeysProjection } from './api-keys';
 import { chargesProjection } from './charges';
 import { creditNotesProjection } from './credit-notes';
 import { customersProjection } from './customers';
+import { dueDatesProjection } from './due-dates';
 import { invoicesProjection } from './invoices';
 import { metersProjection } from './meters';
 import { organisationsProjection } from './organisations';
@@ -25,4 +26,5 @@ export const allProjections: readonly Projection[] = [
   webhookEndpointsProjection,
   emptiedBySandboxReset(creditNotesProjection),
   emptiedBySandboxReset(usageProjection),
+  emptiedBySandboxReset(dueDatesProjection),
 ];

@@ -107,7 +107,7 @@ export const invoicesProjection: Projection = {
     { collection: INVOICES, fields: ['_organisation', 'created'] },
     { collection: INVOICES, fields: ['_organisation', 'subscription'] },
   ],
-  handles: ['InvoiceRaised', 'InvoiceSynced', 'InvoiceSyncFailed', 'InvoiceRemoved', 'CreditNoteAllocated', 'InvoiceSyncRetryRequested', 'InvoiceStatusObserved'],
+  handles: ['InvoiceRaised', 'InvoiceSynced', 'InvoiceSyncFailed', 'InvoiceRemoved', 'CreditNoteAllocated', 'InvoiceSyncRetryRequested', 'InvoiceStatusObserved', 'InvoiceLinesAmended'],
   apply: async (event, context) => {
     if (event.type === 'CreditNoteAllocated') return creditApplied(event as unknown as CreditNoteAllocated, context);
     const typed = event as unknown as InvoiceEvent;
@@ -150,6 +150,16 @@ export const invoicesProjection: Projection = {
           amount_paid: data.amountPaid,
           credit_note_amount: data.creditNoteAmount,
           sent: data.sent,
+        } satisfies InvoiceDoc);
+        return;
+      }
+      case 'InvoiceLinesAmended': {
+        const { data } = typed;
+        context.put(INVOICES, {
+          ...doc,
+          lines: data.lines.map(toLineDocument),
+          subtotal: data.subtotal,
+          total: data.total ?? data.subtotal,
         } satisfies InvoiceDoc);
         return;
       }

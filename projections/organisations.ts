@@ -109,6 +109,8 @@ export const organisationsProjection: Projection = {
       }
       case 'SandboxResetRequested':
       case 'SandboxReset':
+      case 'CpiRecorded':
+      case 'TestClockAdvanced':
         return;
       case 'AccountingConnected':
       case 'AccountingDisconnected':

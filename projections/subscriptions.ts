@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intervalSchema } from '../domain/catalogue/types';
+import { intervalSchema, tierSchema } from '../domain/catalogue/types';
 import { compareDates } from '../domain/pricing/calendar';
 import { meterPricing } from '../domain/invoice/usage-invoice';
 import { parsePercent } from '../domain/pricing/percent';
@@ -49,6 +49,11 @@ export const subscriptionDocument = z.object({
   /** What the values are recomputed from when the units change. */
   _pricing: pricingSnapshot,
   _meters: z.array(subscriptionMeter),
+  /** Prices a CPI uplift set for the next period, taken at the renewal. */
+  _next_prices: z
+    .object({ price: z.string(), tiers: z.array(tierSchema), meters: z.array(z.object({ meterId: z.string(), price: z.string().nullable(), tiers: z.array(tierSchema) })) })
+    .nullable()
+    .optional(),
   /** What each of the last three closed (billed) usage periods reported per meter, oldest first: `usage_value` is priced from it. */
   _closed_usage: z.array(z.object({ period_start: z.string(), meters: z.array(billedMeterUsage) })),
 });
@@ -126,6 +131,30 @@ const applyLifecycle = (doc: SubscriptionDoc, event: Exclude<SubscriptionEvent, 
       return { ...doc, units: event.data.units, ...valuesAt(doc, event.data.units) };
     case 'SubscriptionRenewalInvoiceRaised':
       return doc;
+    case 'SubscriptionStarted':
+      return { ...doc, status: 'active' };
+    case 'SubscriptionCpiUplifted': {
+      // The new prices show from the renewal on; the document keeps them for that moment.
+      const { price, tiers, meters } = event.data;
+      return { ...doc, _next_prices: { price, tiers, meters } };
+    }
+    case 'SubscriptionRenewed': {
+      const next = doc._next_prices;
+      if (!next) return { ...doc, renewal_date: event.data.renewalDate };
+      const repriced = {
+        ...doc,
+        renewal_date: event.data.renewalDate,
+        _pricing: { ...doc._pricing, price: next.price, tiers: next.tiers },
+        _meters: doc._meters.map((meter) => {
+          const risen = next.meters.find((m) => m.meterId === meter.meterId);
+          return risen ? { ...meter, price: risen.price, tiers: risen.tiers } : meter;
+        }),
+        _next_prices: null,
+      };
+      return { ...repriced, ...valuesAt(repriced, repriced.units) };
+    }
+    case 'SubscriptionCompleted':
+      return { ...doc, status: 'complete', renewal_date: null, cancel_at_period_end: false, end_date: event.data.endDate };
     case 'SubscriptionEndScheduled':
       return { ...doc, cancel_at_period_end: true, end_date: event.data.endDate };
     case 'SubscriptionEnded':
@@ -141,7 +170,7 @@ const applyLifecycle = (doc: SubscriptionDoc, event: Exclude<SubscriptionEvent, 
 
 export const subscriptionsProjection: Projection = {
   name: 'subscriptions',
-  version: 3,
+  version: 4,
   collections: [SUBSCRIPTIONS],
   indexes: [
     { collection: SUBSCRIPTIONS, fields: ['_organisation', 'created'] },
@@ -154,6 +183,10 @@ export const subscriptionsProjection: Projection = {
     'SubscriptionEndScheduled',
     'SubscriptionEnded',
     'SubscriptionRestored',
+    'SubscriptionStarted',
+    'SubscriptionCpiUplifted',
+    'SubscriptionRenewed',
+    'SubscriptionCompleted',
     'UsagePeriodBilled',
   ],
   apply: async (event, context) => {

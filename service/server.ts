@@ -8,6 +8,7 @@ import type { Config } from '../infra/config';
 import type { Logger } from '../infra/logger';
 import { whileLeased } from '../infra/lease/while-leased';
 import { lockDataDirectory } from '../infra/service-lock';
+import { restoreTestClocks } from '../workers/scheduler';
 import { startWorkers, type Workers } from '../workers/workers';
 import { apiDeps, openServices, type Services, workerDeps, workerOptions } from './services';
 
@@ -63,6 +64,7 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
     await projectionsLease.ready;
     await projections.start();
     projectionsStarted = true;
+    await restoreTestClocks(services);
     const demo = await quickStart(services);
     if (demo) await services.projections.waitFor(demo.position);
     if (config.WEBHOOK_ALLOW_LOOPBACK) {

@@ -4,13 +4,14 @@ import type { ApiDeps } from '../api/deps';
 import type { Lookups } from '../commands/lookups';
 import type { WorkerDeps } from '../workers/deps';
 import type { WorkerOptions, Workers } from '../workers/workers';
+import { testClockAdvancer } from '../workers/scheduler';
 import { allProjections } from '../projections/all';
 import { readModelLookups } from '../projections/lookups';
 import { ProjectionRunner } from '../projections/runner';
 import { startDemoAccountingServer } from '../infra/accounting/demo-server/start';
 import { httpAccountingSystem } from '../infra/accounting/http-client';
 import type { AccountingSystem } from '../infra/accounting/port';
-import type { Clock } from '../infra/clock/clock';
+import { type Clock, systemClock } from '../infra/clock/clock';
 import { type Clocks, realClocks } from '../infra/clock/clocks';
 import { commitGroup, enableGroupCommit } from '../infra/sqlite/group-commit';
 import type { Config } from '../infra/config';
@@ -56,6 +57,9 @@ export type Services = Readonly<{
   close(): Promise<void>;
 }>;
 
+/** Real time, shifted by WALL_CLOCK_OFFSET_DAYS (0 in production). */
+const offsetClock = (days: number): Clock => (days === 0 ? systemClock : { now: () => new Date(Date.now() + days * 86_400_000) });
+
 export const databaseFile = (dataDir: string): string => join(dataDir, 'billing.sqlite');
 
 /** The event log: EventStoreDB when EVENTSTORE_URL is set, else the SQLite file. */
@@ -73,7 +77,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
   const storedReadModels: ReadStore = config.MONGO_URL
     ? await (await import('../infra/read-store/mongo')).MongoReadStore.connect(config.MONGO_URL, 'billing')
     : new SqliteReadStore(db);
-  const clocks = realClocks(wallClock);
+  const clocks = realClocks(wallClock ?? offsetClock(config.WALL_CLOCK_OFFSET_DAYS));
   const redis = config.REDIS_URL ? new (await import('ioredis')).default(config.REDIS_URL, { maxRetriesPerRequest: 3 }) : null;
   const rateLimiter: RateLimiter = redis
     ? new (await import('../infra/rate-limit/redis')).RedisRateLimiter(redis)
@@ -158,6 +162,7 @@ export const apiDeps = (services: Services, adminToken: string, workers: Workers
   accountingPushWaitMs: services.config.ACCOUNTING_PUSH_WAIT_MS,
   waitForProjections: (position) => services.projections.waitFor(position),
   projections: services.projections,
+  testClock: testClockAdvancer(workerDeps(services)),
 });
 
 /** The workers' dependencies, taken from the process's services. */
@@ -176,6 +181,7 @@ export const workerDeps = (services: Services): WorkerDeps => ({
 /** The workers' settings from the configuration: poll interval, webhook retry schedule, loopback endpoints. */
 export const workerOptions = (services: Services): WorkerOptions => ({
   poller: { intervalSeconds: services.config.ACCOUNTING_POLL_SECONDS },
+  scheduler: { intervalSeconds: services.config.SCHEDULER_INTERVAL_SECONDS },
   webhooks: {
     resolver: services.resolver,
     allowLoopback: services.config.WEBHOOK_ALLOW_LOOPBACK,

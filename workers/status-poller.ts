@@ -6,6 +6,7 @@ import { CREDIT_NOTES, type CreditNoteDoc } from '../projections/credit-notes';
 import { INVOICES, type InvoiceDoc } from '../projections/invoices';
 import { ORGANISATIONS, type OrganisationDoc } from '../projections/organisations';
 import type { WorkerDeps } from './deps';
+import { periodicPass } from './periodic-pass';
 
 export type StatusPollerOptions = Readonly<{ intervalSeconds: number }>;
 
@@ -33,10 +34,6 @@ const cursorName = (tenantId: string) => `poller:${tenantId}`;
  */
 export const statusPoller = (deps: WorkerDeps, options: StatusPollerOptions) => {
   const logger = deps.logger.child({ worker: 'status-poller' });
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let lastPollAt: Date | null = null;
-  let lastError: string | null = null;
 
   const observe = async (organisation: OrganisationDoc, seen: AccountingInvoice, invoiceId: string) => {
     try {
@@ -112,53 +109,25 @@ export const statusPoller = (deps: WorkerDeps, options: StatusPollerOptions) => 
     if (BigInt(latest) > cursor) await deps.readStore.commit([], [{ name: cursorName(tenantId), position: BigInt(latest) }]);
   };
 
-  const pollOnce = async () => {
-    const organisations = await deps.readStore.findAll<OrganisationDoc>(ORGANISATIONS, [{ field: 'accounting.connected', eq: true }]);
-    let failure: string | null = null;
-    for (const organisation of organisations) {
-      const tenantId = organisation.accounting.tenant_id;
-      if (!tenantId) continue;
-      try {
-        await pollTenant(organisation, tenantId);
-      } catch (error) {
-        failure = error instanceof Error ? error.message : String(error);
-        logger.warn({ err: error, organisationId: organisation.id }, 'status poll failed; trying again on the next poll');
-      }
-    }
-    lastError = failure;
-    lastPollAt = deps.clocks.wall.now();
-  };
-
-  const poll = (): Promise<void> => {
-    running ??= pollOnce()
-      .catch((error: unknown) => {
-        lastError = error instanceof Error ? error.message : String(error);
-        logger.error({ err: error }, 'status poll failed');
-      })
-      .finally(() => {
-        running = null;
-      });
-    return running;
-  };
+  const polls = periodicPass(deps.clocks.wall, options.intervalSeconds, {
+    items: () => deps.readStore.findAll<OrganisationDoc>(ORGANISATIONS, [{ field: 'accounting.connected', eq: true }]),
+    each: async (organisation) => {
+      if (organisation.accounting.tenant_id) await pollTenant(organisation, organisation.accounting.tenant_id);
+    },
+    itemFailed: (error, organisation) => logger.warn({ err: error, organisationId: organisation.id }, 'status poll failed; trying again on the next poll'),
+    failed: (error) => logger.error({ err: error }, 'status poll failed'),
+  });
 
   return {
-    poll,
-    start: () => {
-      timer = setInterval(() => void poll(), options.intervalSeconds * 1000);
-      timer.unref();
-      void poll();
-    },
-    stop: async () => {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
+    poll: polls.run,
+    start: polls.start,
+    stop: polls.stop,
     status: (): PollerStatus => ({
       name: 'status-poller',
       interval_seconds: options.intervalSeconds,
-      last_poll_at: lastPollAt?.toISOString() ?? null,
-      lag_seconds: lastPollAt ? Math.round((deps.clocks.wall.now().getTime() - lastPollAt.getTime()) / 1000) : null,
-      last_error: lastError,
+      last_poll_at: polls.last().at?.toISOString() ?? null,
+      lag_seconds: polls.last().at ? Math.round((deps.clocks.wall.now().getTime() - polls.last().at!.getTime()) / 1000) : null,
+      last_error: polls.last().error,
     }),
   };
 };

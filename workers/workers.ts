@@ -2,6 +2,7 @@ import { type LeasedWork, whileLeased } from '../infra/lease/while-leased';
 import { accountingSync, type AccountingSyncOptions } from './accounting-sync';
 import type { WorkerDeps } from './deps';
 import type { FollowerStatus } from './log-follower';
+import { scheduler, type SchedulerOptions, type SchedulerStatus } from './scheduler';
 import { type PollerStatus, statusPoller, type StatusPollerOptions } from './status-poller';
 import { webhooks, type WebhookOptions } from './webhooks';
 
@@ -9,6 +10,7 @@ export type WorkerOptions = Readonly<{
   accountingSync?: AccountingSyncOptions;
   poller: StatusPollerOptions;
   webhooks: WebhookOptions;
+  scheduler: SchedulerOptions;
   /** How long each worker's lease lives unrenewed (how soon another process takes over a dead one's). */
   leaseMs?: number;
 }>;
@@ -21,24 +23,28 @@ export type WorkersStatus = Readonly<{
   instance_id: string;
   leases: { name: string; held: boolean }[];
   poller: Omit<PollerStatus, 'name'>;
+  scheduler: SchedulerStatus;
 }>;
 
-export type Workers = Readonly<{ stop(): Promise<void>; poll(): Promise<void>; status(): Promise<WorkersStatus> }>;
+export type Workers = Readonly<{ stop(): Promise<void>; poll(): Promise<void>; schedule(): Promise<void>; status(): Promise<WorkersStatus> }>;
 
 /** Starts every background worker of this process: each follows the log into its queue and takes jobs from it. */
 export const startWorkers = async (deps: WorkerDeps, options: WorkerOptions): Promise<Workers> => {
   const sync = accountingSync(deps, options.accountingSync);
   const poller = statusPoller(deps, options.poller);
   const hooks = webhooks(deps, options.webhooks);
-  // Every process takes jobs; only the lease holder of each outbox and of the poller runs it.
+  const schedule = scheduler(deps, options.scheduler);
+  // Every process takes jobs; only the lease holder of each outbox, of the poller and of the scheduler runs it
+  // (two schedulers at once would still raise nothing twice: each step is decided once).
   sync.processJobs();
   hooks.processJobs();
   const leased = (name: string, work: LeasedWork) => whileLeased(deps.leases, name, deps.instanceId, work, { logger: deps.logger, ...(options.leaseMs ? { ttlMs: options.leaseMs } : {}) });
-  const names = ['worker:accounting-sync', 'worker:webhooks', 'worker:status-poller'] as const;
-  const runs = [leased(names[0], sync.follower), leased(names[1], hooks.follower), leased(names[2], poller)];
+  const names = ['worker:accounting-sync', 'worker:webhooks', 'worker:status-poller', 'worker:scheduler'] as const;
+  const runs = [leased(names[0], sync.follower), leased(names[1], hooks.follower), leased(names[2], poller), leased(names[3], schedule)];
   await Promise.all(runs.map((run) => run.ready));
   return {
     poll: () => poller.poll(),
+    schedule: () => schedule.run(),
     status: async () => {
       const queues = await Promise.all(
         [sync.queue, hooks.queue].map(async (queue) => ({
@@ -56,6 +62,7 @@ export const startWorkers = async (deps: WorkerDeps, options: WorkerOptions): Pr
         instance_id: deps.instanceId,
         leases: runs.map((run, i) => ({ name: names[i]!, held: run.held() })),
         poller: pollerStatus,
+        scheduler: schedule.status(),
       };
     },
     stop: async () => {

@@ -5,6 +5,7 @@ import { openSandbox } from '../../commands/organisation/open-sandbox';
 import { resetSandbox } from '../../commands/organisation/reset-sandbox';
 import { organisationCommand } from '../../commands/organisation/organisation-command';
 import { latestPosition } from '../../commands/positions';
+import { advanceRunning } from '../../domain/organisation/time';
 import { newId } from '../../infra/ids';
 import { API_KEYS, type ApiKeyDoc } from '../../projections/api-keys';
 import { ORGANISATIONS, type OrganisationDoc } from '../../projections/organisations';
@@ -134,12 +135,22 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
       summary: 'Empty a sandbox (keeping its test keys, webhook endpoints, accounting connection and API settings) and copy again what is asked',
       body: sandboxCopyBody,
       status: 200,
+      errors: [409],
     },
     async ({ req, body, params }) => {
       const sandbox = await findOrganisation(deps, params.org!);
-      const { resetAt, position } = await resetSandbox(deps, adminCaller(req), sandbox.id, body.copy);
-      await deps.waitForProjections(resetAt);
-      await forgetIdempotencyRecords(deps, sandbox.id);
+      // Never while its test clock is being advanced; the clock returns to real time.
+      if (!deps.clocks.beginAdvance(sandbox.id)) throw advanceRunning();
+      let position: bigint;
+      try {
+        let resetAt: bigint;
+        ({ resetAt, position } = await resetSandbox(deps, adminCaller(req), sandbox.id, body.copy));
+        deps.clocks.setTestClock(sandbox.id, null);
+        await deps.waitForProjections(resetAt);
+        await forgetIdempotencyRecords(deps, sandbox.id);
+      } finally {
+        deps.clocks.endAdvance(sandbox.id);
+      }
       return { body: await readAfterWrite(deps, position, () => findOrganisation(deps, sandbox.id)) };
     },
   );

@@ -76,7 +76,7 @@ export const toCreateSubscriptionInput = (body: z.infer<typeof createSubscriptio
 /** Response objects are the read models' documents without their internal (`_`-prefixed) fields. */
 export const invoiceObject = invoiceDocument.omit({ _organisation: true }).meta({ id: 'Invoice' });
 
-export const subscriptionObject = subscriptionDocument.omit({ _organisation: true, _pricing: true, _meters: true, _closed_usage: true }).meta({ id: 'Subscription' });
+export const subscriptionObject = subscriptionDocument.omit({ _organisation: true, _pricing: true, _meters: true, _next_prices: true, _closed_usage: true }).meta({ id: 'Subscription' });
 
 export const createdSubscriptionObject = subscriptionObject
   .extend({ invoice: invoiceObject.nullable() })

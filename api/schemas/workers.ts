@@ -26,6 +26,13 @@ export const workersStatusObject = z
       lag_seconds: z.number().nullable(),
       last_error: z.string().nullable(),
     }),
+    /** The scheduler's last run over every organisation, and the steps it has run since the process started. */
+    scheduler: z.object({
+      interval_seconds: z.number(),
+      last_run_at: z.string().nullable(),
+      steps_run: z.number().int(),
+      last_error: z.string().nullable(),
+    }),
   })
   .meta({ id: 'WorkersStatus' });
 

@@ -1,6 +1,7 @@
 import type { InvoiceState } from '../../domain/invoice/decider';
-import type { OpenOrganisation } from '../../domain/organisation/decider';
-import { AccountingRefused, type AccountingSystem, AccountingUnavailable } from '../../infra/accounting/port';
+import type { InvoiceLine } from '../../domain/invoice/events';
+import type { AccountingConnection, OpenOrganisation } from '../../domain/organisation/decider';
+import { AccountingRefused, type AccountingSystem, AccountingUnavailable, type LineInput } from '../../infra/accounting/port';
 import type { CommandDeps } from '../deps';
 import { contactOnFirstInvoice } from '../customer/contact-on-first-invoice';
 import { customerCommand } from '../customer/customer-command';
@@ -14,6 +15,15 @@ import type { Caller } from '../metadata';
  * `nothing_to_do` when it was already synced or is not raised.
  */
 export type PushOutcome = Readonly<{ position: bigint; outcome: 'synced' | 'refused' | 'unavailable' | 'nothing_to_do'; error: string | null }>;
+
+/** An invoice's lines as the accounting system takes them: `usage` lines to the usage revenue account, the rest to revenue. */
+export const accountingLines = (lines: readonly InvoiceLine[], accounting: AccountingConnection): LineInput[] =>
+  lines.map((line) => ({
+    description: [line.name, line.description].filter(Boolean).join(' — '),
+    quantity: line.quantity,
+    unitAmount: line.unitAmount,
+    accountCode: (line.account === 'usage_revenue' ? accounting.usageRevenueAccount : accounting.revenueAccount) ?? '',
+  }));
 
 /**
  * Sends a raised invoice to the accounting system, keyed by the invoice's own id so a retry never
@@ -58,12 +68,7 @@ export const pushInvoice = async (
         dueDate: invoice.dueDate?.slice(0, 10) ?? null,
         currency: invoice.currency,
         status: 'draft',
-        lines: invoice.lines.map((line) => ({
-          description: [line.name, line.description].filter(Boolean).join(' — '),
-          quantity: line.quantity,
-          unitAmount: line.unitAmount,
-          accountCode: (line.account === 'usage_revenue' ? accounting.usageRevenueAccount : accounting.revenueAccount) ?? '',
-        })),
+        lines: accountingLines(invoice.lines, accounting),
       },
       invoiceId,
     );

@@ -7,6 +7,7 @@ import { derivedId } from '../../infra/ids';
 import { planCommand } from '../catalogue/plan-command';
 import { creditNoteCommand } from '../credit-note/credit-note-command';
 import type { CommandDeps } from '../deps';
+import { amendRenewalInvoice } from '../invoice/amend-renewal-invoice';
 import { invoiceCommand } from '../invoice/invoice-command';
 import type { Caller } from '../metadata';
 import { latestPosition } from '../positions';
@@ -60,6 +61,11 @@ export const changeUnits = async (deps: Deps, caller: Caller, context: Lifecycle
   const change: SubscriptionUnitsChangedData = event.data;
   const subscription = handled.state.subscription;
   let position = handled.position;
+  const renewalInvoiceId = handled.state.life.renewalInvoiceId;
+  if (change.document === 'amend' && renewalInvoiceId) {
+    const amended = await amendRenewalInvoice(deps, caller, org, handled.state, change, renewalInvoiceId);
+    position = latestPosition(position, amended.position);
+  }
   if (change.invoiceId) {
     const invoiceId = change.invoiceId;
     const raised = unitChangeInvoice({ subscription, change, lineId: derivedId('invoiceLine', invoiceId, '0'), paymentTermsDays: org.settings.paymentTermsDays });

@@ -1,6 +1,7 @@
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
-import type { InvoiceEvent, InvoiceRaised, InvoiceRemoved, InvoiceStatusObserved, InvoiceSynced } from './events';
+import { documentNotAvailable } from '../subscription/change-units';
+import type { InvoiceEvent, InvoiceLinesAmended, InvoiceRaised, InvoiceRemoved, InvoiceStatusObserved, InvoiceSynced } from './events';
 
 /** What the accounting system last said of the invoice (at its push, then at each poll that saw a change). */
 export type Observed = Omit<InvoiceStatusObserved['data'], 'invoiceId' | 'updatedAt'> & { updatedAt: string | null };
@@ -14,6 +15,8 @@ export type InvoiceState =
       accountingInvoiceId?: string;
       number: string | null;
       observed: Observed | null;
+      /** The unit changes that amended its lines, so each amends it once. */
+      amendedBy?: readonly string[];
     }
   | {
       status: 'removed';
@@ -30,7 +33,8 @@ export type InvoiceCommand =
   | { type: 'RecordInvoiceSyncFailed'; invoiceId: string; error: string }
   | ({ type: 'RecordInvoiceRemoved' } & InvoiceRemoved['data'])
   | { type: 'RequestInvoiceSyncRetry'; invoiceId: string }
-  | ({ type: 'RecordInvoiceStatusObserved' } & InvoiceStatusObserved['data']);
+  | ({ type: 'RecordInvoiceStatusObserved' } & InvoiceStatusObserved['data'])
+  | ({ type: 'AmendInvoiceLines' } & InvoiceLinesAmended['data']);
 
 const sameObservation = (a: Observed, b: Omit<Observed, 'updatedAt'>): boolean =>
   a.status === b.status && a.total === b.total && a.amountPaid === b.amountPaid && a.creditNoteAmount === b.creditNoteAmount && a.sent === b.sent;
@@ -58,6 +62,16 @@ const evolve = (state: InvoiceState, event: InvoiceEvent): InvoiceState => {
       if (state.status === 'none') return state;
       const { invoiceId: _id, ...observed } = event.data;
       return { ...state, observed };
+    }
+    case 'InvoiceLinesAmended': {
+      if (state.status !== 'raised') return state;
+      const { lines, subtotal, total, changeId } = event.data;
+      return {
+        ...state,
+        invoice: { ...state.invoice, lines, subtotal },
+        observed: state.observed && total !== null ? { ...state.observed, total } : state.observed,
+        amendedBy: [...(state.amendedBy ?? []), changeId],
+      };
     }
     case 'InvoiceRemoved':
       return state.status === 'none'
@@ -114,6 +128,13 @@ const decide = (command: InvoiceCommand, state: InvoiceState): InvoiceEvent[] =>
       if (state.observed && (state.observed.updatedAt === command.updatedAt || sameObservation(state.observed, command))) return [];
       const { type: _type, ...data } = command;
       return [{ type: 'InvoiceStatusObserved', data }];
+    }
+    case 'AmendInvoiceLines': {
+      if (state.status === 'none') throw new DomainError('not_found', 'invoice_not_found', 'No such invoice.');
+      if (state.status === 'removed') throw documentNotAvailable('The renewal invoice was removed: it cannot be amended.');
+      if (state.amendedBy?.includes(command.changeId)) return [];
+      const { type: _type, ...data } = command;
+      return [{ type: 'InvoiceLinesAmended', data }];
     }
     default: {
       const exhaustive: never = command;

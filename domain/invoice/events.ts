@@ -63,6 +63,17 @@ const statusObserved = z.object({
   /** The accounting system's own change time, so the same sighting is recognised again. */
   updatedAt: z.string(),
 });
+/**
+ * A unit change with `document: amend` rewrote the renewal invoice's lines (in the accounting system
+ * too, when it was there: `total` is what it answered, tax included).
+ */
+const linesAmended = z.object({
+  invoiceId: z.string(),
+  changeId: z.string(),
+  lines: z.array(invoiceLineSchema),
+  subtotal: z.string(),
+  total: z.string().nullable(),
+});
 /** Ending a subscription voided (approved) or deleted (any other) the invoice in the accounting system. */
 const removed = z.object({ invoiceId: z.string(), status: z.enum(['voided', 'deleted']) });
 
@@ -72,7 +83,15 @@ export type InvoiceSyncFailed = { type: 'InvoiceSyncFailed'; data: z.infer<typeo
 export type InvoiceSyncRetryRequested = { type: 'InvoiceSyncRetryRequested'; data: z.infer<typeof syncRetryRequested> };
 export type InvoiceStatusObserved = { type: 'InvoiceStatusObserved'; data: z.infer<typeof statusObserved> };
 export type InvoiceRemoved = { type: 'InvoiceRemoved'; data: z.infer<typeof removed> };
-export type InvoiceEvent = InvoiceRaised | InvoiceSynced | InvoiceSyncFailed | InvoiceRemoved | InvoiceSyncRetryRequested | InvoiceStatusObserved;
+export type InvoiceLinesAmended = { type: 'InvoiceLinesAmended'; data: z.infer<typeof linesAmended> };
+export type InvoiceEvent =
+  | InvoiceRaised
+  | InvoiceSynced
+  | InvoiceSyncFailed
+  | InvoiceRemoved
+  | InvoiceSyncRetryRequested
+  | InvoiceStatusObserved
+  | InvoiceLinesAmended;
 
 export const invoiceEventDefinitions: EventDefinition[] = [
   { type: 'InvoiceRaised', version: 1, schema: raised },
@@ -81,6 +100,7 @@ export const invoiceEventDefinitions: EventDefinition[] = [
   { type: 'InvoiceSyncRetryRequested', version: 1, schema: syncRetryRequested },
   { type: 'InvoiceStatusObserved', version: 1, schema: statusObserved },
   { type: 'InvoiceRemoved', version: 1, schema: removed },
+  { type: 'InvoiceLinesAmended', version: 1, schema: linesAmended },
 ];
 
 export const invoiceStream = (invoiceId: string): string => `invoice-${invoiceId}`;

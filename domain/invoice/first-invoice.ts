@@ -77,17 +77,28 @@ export const firstInvoice = (input: FirstInvoiceInput): InvoiceRaised['data'] =>
       );
     }),
   ];
-  const dueDate = addDaysToInstant(input.now, input.paymentTermsDays);
-  return {
-    invoiceId: subscription.firstInvoiceId!,
-    organisationId: subscription.organisationId,
-    customerId: subscription.customerId,
-    subscriptionId: subscription.subscriptionId,
-    currency: subscription.currency,
-    reference: subscription.invoiceReference,
-    invoiceDate: input.now,
-    dueDate,
-    lines,
-    subtotal: formatMoney(sum(lines.map((l) => parseMoney(l.chargeAmount)))),
-  };
+  return subscriptionInvoice(subscription, subscription.firstInvoiceId!, input.now, input.paymentTermsDays, lines);
 };
+
+/** An invoice of a subscription: its customer, currency and reference, dated now, due after the payment terms, totalling its lines. */
+export const subscriptionInvoice = (
+  subscription: SubscriptionCreatedData,
+  invoiceId: string,
+  now: string,
+  paymentTermsDays: number,
+  lines: InvoiceLine[],
+): InvoiceRaised['data'] => ({
+  invoiceId,
+  organisationId: subscription.organisationId,
+  customerId: subscription.customerId,
+  subscriptionId: subscription.subscriptionId,
+  currency: subscription.currency,
+  reference: subscription.invoiceReference,
+  invoiceDate: now,
+  dueDate: addDaysToInstant(now, paymentTermsDays),
+  lines,
+  subtotal: invoiceTotal(lines),
+});
+
+/** What an invoice's lines add up to, net of their discounts. */
+export const invoiceTotal = (lines: readonly InvoiceLine[]): string => formatMoney(sum(lines.map((l) => parseMoney(l.chargeAmount))));

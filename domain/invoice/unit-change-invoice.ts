@@ -1,10 +1,10 @@
-import { addDaysToInstant, startOfDate } from '../pricing/calendar';
-import { formatMoney, parseMoney } from '../pricing/money';
+import { startOfDate } from '../pricing/calendar';
+import { type Money, parseMoney } from '../pricing/money';
 import { discountOf, parsePercent } from '../pricing/percent';
 import type { SubscriptionCreatedData } from '../subscription/events';
 import type { SubscriptionUnitsChangedData } from '../subscription/lifecycle-events';
-import type { InvoiceRaised } from './events';
-import { netLine } from './first-invoice';
+import type { InvoiceLine, InvoiceRaised } from './events';
+import { netLine, subscriptionInvoice } from './first-invoice';
 
 export type ChangeDocumentInput = Readonly<{
   subscription: SubscriptionCreatedData;
@@ -18,18 +18,11 @@ export const prorationDescription = (change: SubscriptionUnitsChangedData): stri
   `${change.previousUnits} → ${change.units} units from ${change.effectiveDate} to ${change.renewalDate} ` +
   `(${change.proration?.daysLeft}/${change.proration?.daysInPeriod} days)`;
 
-/**
- * The invoice a prorated increase raises at once (charge_immediately): one `subscription` line of
- * revenue type `expansion` for the prorated difference, net of the subscription's discount. Built from
- * the change's facts alone, so a retry after a crash raises the same invoice.
- */
-export const unitChangeInvoice = (input: ChangeDocumentInput): InvoiceRaised['data'] => {
-  const { subscription, change } = input;
-  const amount = parseMoney(change.proration!.amount);
-  const discount = discountOf(amount, parsePercent(subscription.discountPercent) ?? 0n);
-  const line = netLine(
+/** A prorated increase as an invoice line: revenue type `expansion`, from the change's effective date, net of the subscription's discount. */
+export const expansionLine = (subscription: SubscriptionCreatedData, change: SubscriptionUnitsChangedData, amount: Money, lineId: string): InvoiceLine =>
+  netLine(
     {
-      lineId: input.lineId,
+      lineId,
       type: 'subscription',
       revenueType: 'expansion',
       meterId: null,
@@ -37,21 +30,19 @@ export const unitChangeInvoice = (input: ChangeDocumentInput): InvoiceRaised['da
       name: subscription.planName,
       description: prorationDescription(change),
       units: change.units,
-      effectiveDate: startOfDate(change.effectiveDate!, subscription.timezone),
+      effectiveDate: startOfDate(change.effectiveDate ?? change.periodStart, subscription.timezone),
     },
     amount,
-    discount,
+    discountOf(amount, parsePercent(subscription.discountPercent) ?? 0n),
   );
-  return {
-    invoiceId: change.invoiceId!,
-    organisationId: subscription.organisationId,
-    customerId: subscription.customerId,
-    subscriptionId: subscription.subscriptionId,
-    currency: subscription.currency,
-    reference: subscription.invoiceReference,
-    invoiceDate: change.changedAt,
-    dueDate: addDaysToInstant(change.changedAt, input.paymentTermsDays),
-    lines: [line],
-    subtotal: formatMoney(parseMoney(line.chargeAmount)),
-  };
+
+/**
+ * The invoice a prorated increase raises at once (charge_immediately): one `subscription` line of
+ * revenue type `expansion` for the prorated difference, net of the subscription's discount. Built from
+ * the change's facts alone, so a retry after a crash raises the same invoice.
+ */
+export const unitChangeInvoice = (input: ChangeDocumentInput): InvoiceRaised['data'] => {
+  const { subscription, change } = input;
+  const line = expansionLine(subscription, change, parseMoney(change.proration!.amount), input.lineId);
+  return subscriptionInvoice(subscription, change.invoiceId!, change.changedAt, input.paymentTermsDays, [line]);
 };

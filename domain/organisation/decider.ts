@@ -3,6 +3,7 @@ import { DomainError } from '../shared/domain-error';
 import type { AccountingConnected, OrganisationEvent, PlanLimits, SandboxCopy } from './events';
 import { requireAccountingConnected, requireOpen } from './rules';
 import { sandboxSettings, withNeeds } from './sandbox-copy';
+import { checkCpi, decideClockAdvance } from './time';
 import type { OrganisationSettings } from './settings';
 
 export type AccountingConnection = Readonly<{
@@ -23,6 +24,10 @@ export type OpenOrganisation = {
   planLimits: PlanLimits;
   /** How many times this sandbox was reset (0 for a live organisation): ids derived inside it include it. */
   resetGeneration: number;
+  /** CPI percentages by year, as recorded (the latest year's is the one renewals apply). */
+  cpi: Readonly<Record<string, string>>;
+  /** A sandbox's test clock: the instant it stands at, or null for real time. */
+  testClock: string | null;
 };
 
 export type OrganisationState = { status: 'none' } | OpenOrganisation;
@@ -42,7 +47,9 @@ export type OrganisationCommand =
   | { type: 'ConnectAccounting'; tenantId: string; tenantName: string; accounts: AccountingConnected['data']['accounts'] }
   | { type: 'DisconnectAccounting' }
   | { type: 'MapAccounts'; revenue: string; usageRevenue: string | null }
-  | { type: 'SetPlanLimits'; limits: PlanLimits };
+  | { type: 'SetPlanLimits'; limits: PlanLimits }
+  | { type: 'RecordCpi'; year: number; percent: string }
+  | { type: 'AdvanceTestClock'; now: string; date: string };
 
 const refuseSetupModeInSandbox = (livemode: boolean, setupMode: boolean | undefined): void => {
   if (!livemode && setupMode) {
@@ -65,6 +72,8 @@ const evolve = (state: OrganisationState, event: OrganisationEvent): Organisatio
       accounting: null,
       planLimits: { customers: null, subscriptions: null },
       resetGeneration: 0,
+      cpi: {},
+      testClock: null,
     };
   }
   if (state.status !== 'open') return state;
@@ -76,7 +85,8 @@ const evolve = (state: OrganisationState, event: OrganisationEvent): Organisatio
     case 'SandboxResetRequested':
       return state;
     case 'SandboxReset':
-      return { ...state, resetGeneration: event.data.generation };
+      // A reset returns the test clock to real time.
+      return { ...state, resetGeneration: event.data.generation, testClock: null };
     case 'AccountingConnected':
       return {
         ...state,
@@ -90,6 +100,10 @@ const evolve = (state: OrganisationState, event: OrganisationEvent): Organisatio
         : state;
     case 'PlanLimitsSet':
       return { ...state, planLimits: { customers: event.data.customers, subscriptions: event.data.subscriptions } };
+    case 'CpiRecorded':
+      return { ...state, cpi: { ...state.cpi, [String(event.data.year)]: event.data.percent } };
+    case 'TestClockAdvanced':
+      return { ...state, testClock: event.data.frozenTime };
     default: {
       const exhaustive: never = event;
       return exhaustive;
@@ -169,6 +183,14 @@ const decide = (command: OrganisationCommand, state: OrganisationState): Organis
     case 'SetPlanLimits': {
       const organisation = requireOpen(state);
       return [{ type: 'PlanLimitsSet', data: { organisationId: organisation.organisationId, ...command.limits } }];
+    }
+    case 'RecordCpi': {
+      const organisation = requireOpen(state);
+      return [{ type: 'CpiRecorded', data: { organisationId: organisation.organisationId, year: command.year, percent: checkCpi(command.year, command.percent) } }];
+    }
+    case 'AdvanceTestClock': {
+      const organisation = requireOpen(state);
+      return [{ type: 'TestClockAdvanced', data: { organisationId: organisation.organisationId, frozenTime: decideClockAdvance(organisation, command.now, command.date) } }];
     }
     default: {
       const exhaustive: never = command;

@@ -50,6 +50,14 @@ const planLimitsSet = z.object({
   subscriptions: z.number().int().nullable(),
 });
 
+/** The CPI percentage of a year (e.g. '3.50'); recording a year again replaces it. */
+const cpiRecorded = z.object({ organisationId: z.string(), year: z.number().int(), percent: z.string() });
+/** A sandbox's test clock was advanced: it stands at frozenTime until advanced again or the sandbox is reset. */
+const testClockAdvanced = z.object({ organisationId: z.string(), frozenTime: z.string() });
+
+export type CpiRecorded = { type: 'CpiRecorded'; data: z.infer<typeof cpiRecorded> };
+export type TestClockAdvanced = { type: 'TestClockAdvanced'; data: z.infer<typeof testClockAdvanced> };
+
 export type AccountingConnected = { type: 'AccountingConnected'; data: z.infer<typeof accountingConnected> };
 export type AccountingDisconnected = { type: 'AccountingDisconnected'; data: z.infer<typeof accountingDisconnected> };
 export type AccountsMapped = { type: 'AccountsMapped'; data: z.infer<typeof accountsMapped> };
@@ -73,7 +81,9 @@ export type OrganisationEvent =
   | AccountingConnected
   | AccountingDisconnected
   | AccountsMapped
-  | PlanLimitsSet;
+  | PlanLimitsSet
+  | CpiRecorded
+  | TestClockAdvanced;
 
 export const organisationEventDefinitions: EventDefinition[] = [
   { type: 'OrganisationCreated', version: 1, schema: created },
@@ -85,6 +95,8 @@ export const organisationEventDefinitions: EventDefinition[] = [
   { type: 'AccountingDisconnected', version: 1, schema: accountingDisconnected },
   { type: 'AccountsMapped', version: 1, schema: accountsMapped },
   { type: 'PlanLimitsSet', version: 1, schema: planLimitsSet },
+  { type: 'CpiRecorded', version: 1, schema: cpiRecorded },
+  { type: 'TestClockAdvanced', version: 1, schema: testClockAdvanced },
 ];
 
 export const organisationStream = (organisationId: string): string => `organisation-${organisationId}`;

@@ -142,3 +142,7 @@ export const parseInstant = (text: string): string | null => {
   const instant = parsed.isValid ? parsed.toUTC().toISO() : null;
   return instant !== null && isDateInRange(instant.slice(0, 10)) ? instant : null;
 };
+
+/** Midday of a calendar date in a timezone, as an ISO instant in UTC (where a test clock advance lands). */
+export const middayOf = (date: string, timezone: string): string =>
+  DateTime.fromISO(date, { zone: timezone }).set({ hour: 12, minute: 0, second: 0, millisecond: 0 }).toUTC().toISO()!;

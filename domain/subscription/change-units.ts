@@ -35,6 +35,9 @@ export type ChangeUnits = Readonly<{
 
 const refuse = (code: string, message: string, param: string) => new DomainError('invalid', code, message, param);
 
+/** `422 document_not_available`: the `document` sent cannot be had; the message says why. */
+export const documentNotAvailable = (message: string): DomainError => refuse('document_not_available', message, 'document');
+
 export const pricingOf = (state: ExistingSubscription): PlanPricing => {
   const { pricing } = state.subscription;
   return { type: pricing.planType, price: pricing.price, freeUnits: pricing.freeUnits, tiers: pricing.tiers };
@@ -85,10 +88,10 @@ export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscripti
     throw refuse('subscription_not_changeable', `The subscription is ${state.status}.`, 'id');
   }
   if (request.document !== null && !renewalInvoiceExists) {
-    throw refuse('document_not_available', 'document applies only once the renewal invoice exists; it does not yet.', 'document');
+    throw documentNotAvailable('document applies only once the renewal invoice exists; it does not yet.');
   }
   if (request.document === 'amend' && !command.renewalInvoiceAmendable) {
-    throw refuse('document_not_available', 'The renewal invoice can no longer be changed: send document: separate.', 'document');
+    throw documentNotAvailable('The renewal invoice can no longer be changed: send document: separate.');
   }
 
   const base = {
@@ -101,12 +104,17 @@ export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscripti
     periodStart,
     renewalDate,
   };
+  // Once the renewal invoice exists: amend it, or bill the change separately (the organisation's setting when omitted).
+  const document: ChangeDocument | null = renewalInvoiceExists
+    ? (request.document ?? (command.organisation.settings.unitChangeDocument === 'amend' && command.renewalInvoiceAmendable ? 'amend' : 'separate'))
+    : null;
   if (!request.prorate || request.effectiveDate === null) {
     return {
       ...base,
       prorationBehaviour: null,
       effectiveDate: request.effectiveDate,
-      document: null,
+      // amend: the renewal invoice bills the next period at the new units; nothing is prorated.
+      document,
       periodUnits: life.periodUnits,
       proration: null,
       invoiceId: null,
@@ -116,9 +124,6 @@ export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscripti
     };
   }
   const behaviour = request.prorationBehaviour ?? 'charge_immediately';
-  const document: ChangeDocument | null = renewalInvoiceExists
-    ? (request.document ?? (command.organisation.settings.unitChangeDocument === 'amend' && command.renewalInvoiceAmendable ? 'amend' : 'separate'))
-    : null;
   const daysInPeriod = daysBetween(periodStart, renewalDate);
   const daysLeft = daysBetween(request.effectiveDate, renewalDate);
   const previous = life.proration?.periodStart === periodStart ? BigInt(life.proration.numerator) : 0n;

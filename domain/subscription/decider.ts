@@ -7,13 +7,14 @@ import { decideEnd, type EndSubscription } from './end';
 import type { SubscriptionCreatedData, SubscriptionEvent } from './events';
 import { evolveLifecycle, type ExistingSubscription, initialLifecycle, type SubscriptionState } from './lifecycle';
 import { decideRestore, type RestoreSubscription } from './restore';
+import { decideScheduledStep, type RunScheduledStep } from './schedule';
 
 export type { SubscriptionState } from './lifecycle';
 
 /** A live subscription copied into its sandbox (`copiedSubscription` says how). */
 export type CopySubscription = Readonly<{ type: 'CopySubscription'; subscription: SubscriptionCreatedData }>;
 
-export type SubscriptionCommand = CreateSubscription | CopySubscription | ChangeUnits | EndSubscription | RestoreSubscription;
+export type SubscriptionCommand = CreateSubscription | CopySubscription | ChangeUnits | EndSubscription | RestoreSubscription | RunScheduledStep;
 
 const evolve = (state: SubscriptionState, event: SubscriptionEvent): SubscriptionState => {
   switch (event.type) {
@@ -24,6 +25,10 @@ const evolve = (state: SubscriptionState, event: SubscriptionEvent): Subscriptio
     case 'SubscriptionEndScheduled':
     case 'SubscriptionEnded':
     case 'SubscriptionRestored':
+    case 'SubscriptionStarted':
+    case 'SubscriptionCpiUplifted':
+    case 'SubscriptionRenewed':
+    case 'SubscriptionCompleted':
       return state.status === 'none' ? state : evolveLifecycle(state, event);
     default: {
       const exhaustive: never = event;
@@ -68,6 +73,9 @@ const decide = (command: SubscriptionCommand, state: SubscriptionState): Subscri
       if (alreadyDone(existing, command.operationId)) return [];
       return [decideRestore(command, existing)];
     }
+    case 'RunScheduledStep':
+      // The scheduler is the caller: a step not due (or done) decides nothing rather than refusing.
+      return state.status === 'none' ? [] : decideScheduledStep(command, state);
     default: {
       const exhaustive: never = command;
       return exhaustive;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EventDefinition } from '../shared/event-definition';
+import { type ScheduleEvent, scheduleEventDefinitions } from './schedule-events';
 
 export const PRORATION_BEHAVIOURS = ['charge_immediately', 'charge_on_renewal'] as const;
 export type ProrationBehaviour = (typeof PRORATION_BEHAVIOURS)[number];
@@ -45,7 +46,16 @@ const unitsChanged = z.object({
   renewalAdjustment: z.string().nullable(),
 });
 
-const renewalInvoiceRaised = z.object({ subscriptionId: z.string(), invoiceId: z.string(), periodStart: z.string() });
+const renewalInvoiceRaised = z.object({
+  subscriptionId: z.string(),
+  invoiceId: z.string(),
+  /** The period it bills: [periodStart, periodEnd), periodStart being the renewal date. */
+  periodStart: z.string(),
+  periodEnd: z.string().optional(),
+  units: z.number().int().optional(),
+  /** The charge_on_renewal adjustments it bills (they leave the subscription's list). */
+  adjustments: z.array(z.object({ changeId: z.string(), amount: z.string() })).optional(),
+});
 
 const endScheduled = z.object({
   subscriptionId: z.string(),
@@ -85,7 +95,8 @@ export type LifecycleEvent =
   | SubscriptionRenewalInvoiceRaised
   | SubscriptionEndScheduled
   | SubscriptionEnded
-  | SubscriptionRestored;
+  | SubscriptionRestored
+  | ScheduleEvent;
 
 export const lifecycleEventDefinitions: EventDefinition[] = [
   { type: 'SubscriptionUnitsChanged', version: 1, schema: unitsChanged },
@@ -93,4 +104,5 @@ export const lifecycleEventDefinitions: EventDefinition[] = [
   { type: 'SubscriptionEndScheduled', version: 1, schema: endScheduled },
   { type: 'SubscriptionEnded', version: 1, schema: ended },
   { type: 'SubscriptionRestored', version: 1, schema: restored },
+  ...scheduleEventDefinitions,
 ];

@@ -1,6 +1,7 @@
 import { DomainError } from '../shared/domain-error';
 import type { SubscriptionCreatedData } from './events';
 import type { LifecycleEvent } from './lifecycle-events';
+import type { SubscriptionCpiUplifted } from './schedule-events';
 
 /** What a subscription's lifecycle events have changed since its creation. */
 export type Lifecycle = Readonly<{
@@ -18,6 +19,9 @@ export type Lifecycle = Readonly<{
   renewalInvoiceId: string | null;
   /** The renewal invoice an end removed, raised again by a restore. */
   removedRenewalInvoiceId: string | null;
+  /** The prices a CPI uplift set for the next period (taken at its renewal), and the last CPI year applied. */
+  nextPrices: Omit<SubscriptionCpiUplifted['data'], 'subscriptionId' | 'periodStart' | 'year' | 'percent'> | null;
+  cpiYear: number | null;
   /** Every invoice and credit note the subscription raised. */
   invoiceIds: readonly string[];
   creditNoteIds: readonly string[];
@@ -42,6 +46,8 @@ export const initialLifecycle = (created: SubscriptionCreatedData): Lifecycle =>
   endDate: created.endDate,
   renewalInvoiceId: null,
   removedRenewalInvoiceId: null,
+  nextPrices: null,
+  cpiYear: null,
   invoiceIds: created.firstInvoiceId ? [created.firstInvoiceId] : [],
   creditNoteIds: [],
   operations: {},
@@ -60,7 +66,8 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
           units: data.units,
           periodUnits: data.periodUnits,
           proration: data.proration ? { periodStart: data.periodStart, numerator: data.proration.numerator } : life.proration,
-          renewalAdjustments: data.renewalAdjustment
+          // An amend bills its adjustment on the renewal invoice it rewrites at once.
+          renewalAdjustments: data.renewalAdjustment && data.document !== 'amend'
             ? [...life.renewalAdjustments, { changeId: data.changeId, amount: data.renewalAdjustment }]
             : life.renewalAdjustments,
           invoiceIds: data.invoiceId ? [...life.invoiceIds, data.invoiceId] : life.invoiceIds,
@@ -69,11 +76,46 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
         },
       };
     }
-    case 'SubscriptionRenewalInvoiceRaised':
+    case 'SubscriptionRenewalInvoiceRaised': {
+      const billed = new Set((event.data.adjustments ?? []).map((a) => a.changeId));
       return {
         ...state,
-        life: { ...life, renewalInvoiceId: event.data.invoiceId, invoiceIds: [...life.invoiceIds, event.data.invoiceId] },
+        life: {
+          ...life,
+          renewalInvoiceId: event.data.invoiceId,
+          invoiceIds: [...life.invoiceIds, event.data.invoiceId],
+          renewalAdjustments: life.renewalAdjustments.filter((a) => !billed.has(a.changeId)),
+        },
       };
+    }
+    case 'SubscriptionStarted':
+      return { ...state, status: 'active' };
+    case 'SubscriptionCpiUplifted': {
+      const { price, tiers, meters, year } = event.data;
+      return { ...state, life: { ...life, nextPrices: { price, tiers, meters }, cpiYear: year } };
+    }
+    case 'SubscriptionRenewed': {
+      const next = life.nextPrices;
+      const subscription = state.subscription;
+      return {
+        ...state,
+        subscription: {
+          ...subscription,
+          currentPeriodStart: event.data.periodStart,
+          renewalDate: event.data.renewalDate,
+          pricing: next ? { ...subscription.pricing, price: next.price, tiers: next.tiers } : subscription.pricing,
+          meters: next
+            ? subscription.meters.map((meter) => {
+                const risen = next.meters.find((m) => m.meterId === meter.meterId);
+                return risen ? { ...meter, price: risen.price, tiers: risen.tiers } : meter;
+              })
+            : subscription.meters,
+        },
+        life: { ...life, periodUnits: life.units, proration: null, renewalInvoiceId: null, removedRenewalInvoiceId: null, nextPrices: null },
+      };
+    }
+    case 'SubscriptionCompleted':
+      return { ...state, status: 'complete' };
     case 'SubscriptionEndScheduled':
     case 'SubscriptionEnded': {
       const renewalRemoved = life.renewalInvoiceId !== null && event.data.removals.some((r) => r.invoiceId === life.renewalInvoiceId);

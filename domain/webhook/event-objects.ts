@@ -93,6 +93,9 @@ export const webhookEventsOf = (eventType: string, before: TrackedObject | null,
     case 'SubscriptionEndScheduled':
     case 'SubscriptionRestored':
     case 'SubscriptionRenewalInvoiceRaised':
+    case 'SubscriptionStarted':
+    case 'SubscriptionRenewed':
+    case 'SubscriptionCompleted':
       return updated('subscription.updated', before, after);
     case 'SubscriptionEnded':
       return updated('subscription.ended', before, after);
@@ -111,6 +114,7 @@ export const webhookEventsOf = (eventType: string, before: TrackedObject | null,
     case 'InvoiceSynced':
     case 'InvoiceSyncFailed':
     case 'InvoiceSyncRetryRequested':
+    case 'InvoiceLinesAmended':
       return updated('invoice.updated', before, after);
     case 'InvoiceStatusObserved': {
       if (!before || !after || before.status === after.status) return updated('invoice.updated', before, after);

@@ -20,6 +20,7 @@ const toFilter = (conditions: readonly Condition[] = []): Filter<Stored> => {
     // `null` matches a null or missing field, as json_extract(...) IS NULL does in SQLite.
     if ('eq' in condition) return { [field]: condition.eq };
     if ('in' in condition) return { [field]: { $in: [...condition.in] } };
+    if ('lte' in condition) return { [field]: { $lte: condition.lte } };
     return { [field]: { $regex: `^${escapeRegex(condition.ieq)}$`, $options: 'i' } };
   });
   return and.length > 0 ? { $and: and } : {};

@@ -1,11 +1,12 @@
 /** A read-model document: plain JSON with a string id. */
 export type Doc = { id: string } & Record<string, unknown>;
 
-/** Equality, membership and case-insensitive equality on top-level (or dotted) fields. */
+/** Equality, membership, case-insensitive equality and at-most (strings compare as text, a null field never matches) on top-level (or dotted) fields. */
 export type Condition =
   | { field: string; eq: string | number | boolean | null }
   | { field: string; in: readonly (string | number | boolean)[] }
-  | { field: string; ieq: string };
+  | { field: string; ieq: string }
+  | { field: string; lte: string };
 
 export type FindQuery = Readonly<{
   where?: readonly Condition[];

@@ -34,6 +34,9 @@ const whereClause = (conditions: readonly Condition[] = []): { sql: string; para
         parts.push(`${path(condition.field)} IN (${condition.in.map(() => '?').join(', ')})`);
         params.push(...condition.in.map(sqlValue));
       }
+    } else if ('lte' in condition) {
+      parts.push(`${path(condition.field)} <= ?`);
+      params.push(condition.lte);
     } else {
       parts.push(`lower(${path(condition.field)}) = lower(?)`);
       params.push(condition.ieq);

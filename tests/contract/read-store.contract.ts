@@ -51,7 +51,7 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
       expect((await store.findAll<Item>(collection)).map((doc) => doc.id)).toEqual(['item_002', 'item_004']);
     });
 
-    it('finds with equality, membership, case-insensitive equality, null and booleans', async () => {
+    it('finds with equality, membership, case-insensitive equality, at-most, null and booleans', async () => {
       await put([1, 2, 3, 4, 5, 6].map((n) => item(n)));
       await put([item(7, { email: null })]);
       const ids = async (where: Parameters<ReadStore['findAll']>[1]) =>
@@ -62,6 +62,8 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
       expect(await ids([{ field: 'email', eq: null }])).toEqual(['item_007']);
       expect(await ids([{ field: 'live', eq: false }])).toEqual(['item_003', 'item_006']);
       expect(await ids([{ field: 'status', in: [] }])).toEqual([]);
+      expect(await ids([{ field: 'created', lte: '2026-01-01T00:00:02.000Z' }])).toEqual(['item_001', 'item_002']);
+      expect(await ids([{ field: 'email', lte: 'User2' }])).toEqual(['item_001']);
       expect(await store.count(collection, [{ field: 'org', eq: org }, { field: 'status', eq: 'inactive' }])).toBe(4);
     });
 

@@ -35,6 +35,8 @@ export const openOrganisation = (overrides: Partial<OpenOrganisation> = {}, sett
   resetGeneration: 0,
   accounting: { tenantId: 't_1', accounts: [], revenueAccount: '200', usageRevenueAccount: null },
   planLimits: { customers: null, subscriptions: null },
+  cpi: {},
+  testClock: null,
   ...overrides,
 });
 

@@ -10,6 +10,7 @@ import { silentLogger } from '../../infra/logger';
 import { apiDeps, openServices, type Services, workerDeps, workerOptions } from '../../service/services';
 import type { Resolver } from '../../infra/webhooks/resolver';
 import { accountingSync } from '../../workers/accounting-sync';
+import { restoreTestClocks } from '../../workers/scheduler';
 import { startWorkers, type WorkerOptions, type Workers } from '../../workers/workers';
 import { checkedApp } from './response-check';
 
@@ -36,6 +37,7 @@ export const startTestService = async (
   const config = loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', ...options.env });
   const services = await openServices(config, silentLogger(), options.clock, options.resolver);
   await services.projections.start();
+  await restoreTestClocks(services);
   // The workers run only where a test asks for them (with its shortened waits); pushing to the
   // accounting system is a job whose outcome requests wait for, so its worker runs in every test service.
   const workers = options.workers ? await startWorkers(workerDeps(services), { ...workerOptions(services), ...options.workers }) : null;

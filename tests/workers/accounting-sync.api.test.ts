@@ -115,6 +115,7 @@ describe('accounting sync worker: transient pushes retried, refusals kept until 
         { name: 'webhooks', lag: 0 },
       ],
       poller: { interval_seconds: 60, last_poll_at: expect.any(String), last_error: null },
+      scheduler: { interval_seconds: 60, last_error: null },
     });
   });
 

@@ -14,7 +14,7 @@ describe('worker leases: each outbox and the poller run in one holder at a time'
     const second = await startWorkers({ ...workerDeps(service.services), instanceId: 'second-instance' }, { ...workerOptions(service.services), leaseMs });
     try {
       const heldBy = async (workers: typeof second) => (await workers.status()).leases.filter((lease) => lease.held).map((lease) => lease.name);
-      const all = ['worker:accounting-sync', 'worker:webhooks', 'worker:status-poller'];
+      const all = ['worker:accounting-sync', 'worker:webhooks', 'worker:status-poller', 'worker:scheduler'];
       expect(await heldBy(service.workers!)).toEqual(all);
       expect(await heldBy(second)).toEqual([]);
       const admin = (await request(service.app).get('/admin/v1/workers').set(service.admin)).body;

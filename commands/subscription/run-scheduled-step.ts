@@ -1,0 +1,65 @@
+import { renewalInvoice } from '../../domain/invoice/renewal-invoice';
+import type { OpenOrganisation } from '../../domain/organisation/decider';
+import { inSetupMode } from '../../domain/organisation/rules';
+import { latestCpi } from '../../domain/organisation/time';
+import { dateIn } from '../../domain/pricing/calendar';
+import { subscriptionDecider, type SubscriptionState } from '../../domain/subscription/decider';
+import type { SubscriptionEvent } from '../../domain/subscription/events';
+import type { DueStep, RunScheduledStep } from '../../domain/subscription/schedule';
+import type { AccountingSystem } from '../../infra/accounting/port';
+import { derivedId } from '../../infra/ids';
+import type { CommandDeps } from '../deps';
+import { invoiceCommand } from '../invoice/invoice-command';
+import { pushInvoice } from '../invoice/push-invoice';
+import type { Caller } from '../metadata';
+import { subscriptionCommand } from './subscription-command';
+
+type Deps = CommandDeps & { accounting: AccountingSystem };
+
+/** The renewal invoice of a subscription's period: one id per subscription and period, whoever raises it. */
+export const renewalInvoiceIdFor = (subscriptionId: string, periodStart: string): string => derivedId('invoice', subscriptionId, 'renewal', periodStart);
+
+/**
+ * Raises the renewal invoice a decision records, before the decision is appended: a crash in between
+ * decides again under the same invoice id, and raising it again changes nothing.
+ */
+const raiseRenewalInvoice = (deps: Deps, caller: Caller, org: OpenOrganisation, now: string) => async (events: SubscriptionEvent[], state: SubscriptionState) => {
+  const raised = events.find((event) => event.type === 'SubscriptionRenewalInvoiceRaised');
+  if (!raised || raised.type !== 'SubscriptionRenewalInvoiceRaised') return;
+  const after = events.reduce(subscriptionDecider.evolve, state);
+  if (after.status === 'none') return;
+  const invoiceId = raised.data.invoiceId;
+  const invoice = renewalInvoice({
+    state: after,
+    raised: raised.data,
+    lineIds: (i) => derivedId('invoiceLine', invoiceId, String(i)),
+    now,
+    paymentTermsDays: org.settings.paymentTermsDays,
+  });
+  await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...invoice }, caller, { id: org.organisationId, livemode: org.livemode });
+};
+
+/**
+ * One scheduled step of one subscription at the organisation's clock time: the decider decides it
+ * only when due and not yet done, so a second run (a retry, another scheduler) records nothing. A
+ * renewal invoice is raised with it and pushed at once (the accounting sync worker pushes it again
+ * after a crash or an outage).
+ */
+export const runScheduledStep = async (deps: Deps, caller: Caller, org: OpenOrganisation, subscriptionId: string, step: DueStep) => {
+  const now = deps.clocks.forOrganisation(org.organisationId).now().toISOString();
+  const command: RunScheduledStep = {
+    type: 'RunScheduledStep',
+    step: step.kind,
+    period: step.period,
+    today: dateIn(now, org.settings.timezone),
+    renewalLeadDays: org.settings.renewalLeadDays,
+    setupMode: inSetupMode(org),
+    renewalInvoiceId: renewalInvoiceIdFor(subscriptionId, step.period),
+    cpi: latestCpi(org),
+  };
+  const ref = { id: org.organisationId, livemode: org.livemode };
+  const handled = await subscriptionCommand(deps, subscriptionId, command, caller, ref, raiseRenewalInvoice(deps, caller, org, now));
+  const raised = handled.events.find((event) => event.type === 'SubscriptionRenewalInvoiceRaised');
+  if (raised?.type === 'SubscriptionRenewalInvoiceRaised') await pushInvoice(deps, caller, org, raised.data.invoiceId);
+  return handled;
+};

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { tierSchema } from '../catalogue/types';
+import type { EventDefinition } from '../shared/event-definition';
+
+/** A pending subscription reached its start date. */
+const started = z.object({ subscriptionId: z.string(), startDate: z.string() });
+
+/**
+ * CPI raised a `cpi_enabled` subscription's prices for the period starting `periodStart` (the renewal
+ * invoice for it bills them; the subscription takes them when it rolls over to that period).
+ */
+const cpiUplifted = z.object({
+  subscriptionId: z.string(),
+  periodStart: z.string(),
+  year: z.number().int(),
+  percent: z.string(),
+  price: z.string(),
+  tiers: z.array(tierSchema),
+  meters: z.array(z.object({ meterId: z.string(), price: z.string().nullable(), tiers: z.array(tierSchema) })),
+});
+
+/** The subscription rolled over on its renewal date into the period [periodStart, renewalDate). */
+const renewed = z.object({ subscriptionId: z.string(), periodStart: z.string(), renewalDate: z.string() });
+
+/** It reached its end date (set to end at period end, or `end_after_cycles` done). */
+const completed = z.object({ subscriptionId: z.string(), endDate: z.string() });
+
+export type SubscriptionStarted = { type: 'SubscriptionStarted'; data: z.infer<typeof started> };
+export type SubscriptionCpiUplifted = { type: 'SubscriptionCpiUplifted'; data: z.infer<typeof cpiUplifted> };
+export type SubscriptionRenewed = { type: 'SubscriptionRenewed'; data: z.infer<typeof renewed> };
+export type SubscriptionCompleted = { type: 'SubscriptionCompleted'; data: z.infer<typeof completed> };
+
+export type ScheduleEvent = SubscriptionStarted | SubscriptionCpiUplifted | SubscriptionRenewed | SubscriptionCompleted;
+
+export const scheduleEventDefinitions: EventDefinition[] = [
+  { type: 'SubscriptionStarted', version: 1, schema: started },
+  { type: 'SubscriptionCpiUplifted', version: 1, schema: cpiUplifted },
+  { type: 'SubscriptionRenewed', version: 1, schema: renewed },
+  { type: 'SubscriptionCompleted', version: 1, schema: completed },
+];

@@ -1,0 +1,126 @@
+import request from 'supertest';
+import { fixedClock } from '../../infra/clock/clock';
+import { workerDeps } from '../../service/services';
+import { scheduler } from '../../workers/scheduler';
+import { expectError } from '../support/api-assertions';
+import { billingOrganisation } from '../support/catalogue-fixtures';
+import { accountingControl } from '../support/fixtures';
+import { startTestService, tempDir, type TestService } from '../support/test-service';
+
+type Invoice = { id: string; subtotal: string; total: string; lines: { revenue_type: string; units: number | null; amount: string }[]; accounting: { invoice_id: string } };
+
+/**
+ * Renewal invoices raised by the real-time scheduler in a live organisation, and what a unit change
+ * does once one exists: `proration_required`, `document: amend` rewriting it (in the accounting system
+ * too), `separate`, and `amend` refused once it is approved.
+ */
+describe('renewal invoices and unit changes after them', () => {
+  // 10:00 UTC on 15 March 2026 (GMT): monthly seats from 15 Mar, the period 15 Mar – 15 Apr (31 days).
+  const start = new Date('2026-03-15T10:00:00.000Z');
+  const clock = fixedClock(start);
+  let service: TestService;
+  let tenantId: string;
+  let auth: { Authorization: string };
+  let n = 0;
+  beforeAll(async () => {
+    service = await startTestService(tempDir('renewals'), { clock });
+    ({ tenantId, auth } = await billingOrganisation(service, ['subscriptions:read', 'subscriptions:write', 'invoices:read', 'credit_notes:read', 'customers:write']));
+  });
+  afterAll(async () => {
+    await service.close();
+  });
+
+  /** A seats subscription (10.0000 a seat, 1 free) of 5 seats from 15 Mar, and its renewal invoice raised on 8 Apr by the scheduler. */
+  const renewing = async () => {
+    clock.set(start);
+    const created = await request(service.app).post('/v1/subscriptions').set(auth).set('Idempotency-Key', `renew-${++n}`).send({ customer_code: 'C1', plan_code: 'seats', units: 5 });
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+    await service.services.projections.waitFor(await service.services.store.headPosition());
+    // 15 Apr − 7 days = 8 Apr.
+    clock.set(new Date('2026-04-08T09:00:00.000Z'));
+    // Two schedulers at once, then a third run: one renewal invoice.
+    const deps = workerDeps(service.services);
+    await Promise.all([scheduler(deps, { intervalSeconds: 60 }).run(), scheduler(deps, { intervalSeconds: 60 }).run()]);
+    await scheduler(deps, { intervalSeconds: 60 }).run();
+    await service.services.projections.waitFor(await service.services.store.headPosition());
+    const renewals = await renewalInvoices(id);
+    expect(renewals).toHaveLength(1);
+    return { id, renewal: renewals[0]! };
+  };
+  const renewalInvoices = async (subscriptionId: string): Promise<Invoice[]> =>
+    ((await request(service.app).get(`/v1/invoices?subscription=${subscriptionId}`).set(auth)).body.data as Invoice[]).filter((i) => i.lines.some((l) => l.revenue_type === 'renewal'));
+  const units = (id: string, body: object) => request(service.app).post(`/v1/subscriptions/${id}/units`).set(auth).send(body);
+
+  it('raises the renewal invoice 7 days ahead, once, whatever the number of schedulers, and pushes it', async () => {
+    const { renewal } = await renewing();
+    expect(renewal.lines).toEqual([expect.objectContaining({ revenue_type: 'renewal', units: 5, amount: '40.0000' })]);
+    const ledger = await service.services.accounting.tenant(tenantId).getInvoice(renewal.accounting.invoice_id);
+    expect(ledger.status).toBe('draft');
+  });
+
+  it('once the renewal invoice exists, a decrease must be prorated (proration_required) and document is accepted', async () => {
+    const { id } = await renewing();
+    expectError(await units(id, { units: 3 }), 422, 'invalid_request_error', 'proration_required', 'prorate');
+    const separate = await units(id, { units: 6, prorate: true, effective_date: '2026-04-08' });
+    expect(separate.status).toBe(200);
+    // The organisation's unit_change_document is separate: an invoice now. 7 of 31 days left: 10.0000 × 7 / 31 = 2.2580… → 2.2581.
+    expect(separate.body.change).toMatchObject({ document: 'separate', invoice: { subtotal: '2.2581' } });
+  });
+
+  it('document: amend rewrites the renewal invoice, here and in the accounting system: 8 seats next period and the prorated increase', async () => {
+    const { id, renewal } = await renewing();
+    const amended = await units(id, { units: 8, prorate: true, effective_date: '2026-04-08', document: 'amend' });
+    expect(amended.status).toBe(200);
+    expect(amended.body.change).toMatchObject({ document: 'amend', invoice: null });
+    // Next period at 8 seats: (8 − 1) × 10 = 70.0000. This period: (70 − 40) × 7 / 31 = 6.77419… → 6.7742. Subtotal 76.7742.
+    const [rewritten] = await renewalInvoices(id);
+    expect(rewritten!.id).toBe(renewal.id);
+    expect(rewritten!.lines.map((l) => [l.revenue_type, l.units, l.amount])).toEqual([
+      ['renewal', 8, '70.0000'],
+      ['expansion', 8, '6.7742'],
+    ]);
+    expect(rewritten!.subtotal).toBe('76.7742');
+    const ledger = await service.services.accounting.tenant(tenantId).getInvoice(renewal.accounting.invoice_id);
+    expect(ledger.lines.map((l) => l.lineAmount)).toEqual(['70.0000', '6.7742']);
+    expect(ledger.subtotal).toBe('76.7742');
+    // Billed on the amended invoice, the increase is not carried to the next renewal invoice.
+    clock.set(new Date('2026-04-15T09:00:00.000Z'));
+    await scheduler(workerDeps(service.services), { intervalSeconds: 60 }).run();
+    clock.set(new Date('2026-05-08T09:00:00.000Z'));
+    await scheduler(workerDeps(service.services), { intervalSeconds: 60 }).run();
+    await service.services.projections.waitFor(await service.services.store.headPosition());
+    const next = (await renewalInvoices(id)).find((invoice) => invoice.id !== renewal.id);
+    expect(next!.lines.map((l) => [l.revenue_type, l.units, l.amount])).toEqual([['renewal', 8, '70.0000']]);
+  });
+
+  it('document: amend without proration rewrites the next period at the new units and charges nothing now', async () => {
+    const { id, renewal } = await renewing();
+    const amended = await units(id, { units: 7, document: 'amend' });
+    expect(amended.status).toBe(200);
+    expect(amended.body.change).toMatchObject({ document: 'amend', invoice: null });
+    // (7 − 1) × 10.0000 = 60.0000 for the period from 15 Apr; no expansion line.
+    const [rewritten] = await renewalInvoices(id);
+    expect(rewritten!.id).toBe(renewal.id);
+    expect(rewritten!.lines.map((l) => [l.revenue_type, l.units, l.amount])).toEqual([['renewal', 7, '60.0000']]);
+  });
+
+  it('refuses document: amend once the renewal invoice is approved', async () => {
+    const { id, renewal } = await renewing();
+    await accountingControl(service, `/tenants/${tenantId}/invoices/${renewal.accounting.invoice_id}/approve`);
+    expectError(await units(id, { units: 8, prorate: true, effective_date: '2026-04-08', document: 'amend' }), 422, 'invalid_request_error', 'document_not_available', 'document');
+  });
+
+  it('records CPI with the admin API’s validation: 201, or 422 naming the field', async () => {
+    const { orgId } = await billingOrganisation(service, ['subscriptions:read']);
+    const cpi = (body: object) => request(service.app).post(`/admin/v1/organisations/${orgId}/cpi`).set(service.admin).send(body);
+    const recorded = await cpi({ year: 2026, percent: 3.1 });
+    expect(recorded.status).toBe(201);
+    expect(recorded.body).toEqual({ object: 'cpi', organisation: orgId, year: 2026, percent: '3.10' });
+    expectError(await cpi({ year: 2026, percent: '3.123' }), 422, 'invalid_request_error', 'invalid_parameter', 'percent');
+    expectError(await cpi({ year: '2026', percent: '3' }), 422, 'invalid_request_error', 'invalid_parameter', 'year');
+    expectError(await cpi({ percent: '3' }), 422, 'invalid_request_error', 'invalid_parameter', 'year');
+    expectError(await cpi({ year: 2026, percent: '3', extra: 1 }), 422, 'invalid_request_error', 'invalid_parameter', 'extra');
+    expectError(await request(service.app).post('/admin/v1/organisations/org_nothing/cpi').set(service.admin).send({ year: 2026, percent: '3' }), 404, 'not_found', 'organisation_not_found');
+  });
+});

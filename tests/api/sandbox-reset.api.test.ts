@@ -207,6 +207,19 @@ describe('POST /admin/v1/organisations/{sandbox}/reset', () => {
     expect((await list('/v1/customers?code=LIVE-1'))[0]).toEqual(linked);
   });
 
+  it('is refused while the sandbox clock is being advanced, and returns the clock to real time', async () => {
+    const clocks = service.services.clocks;
+    expect(clocks.beginAdvance(sandboxId)).toBe(true);
+    try {
+      expectError(await reset(), 409, 'conflict', 'invalid_state');
+    } finally {
+      clocks.endAdvance(sandboxId);
+    }
+    clocks.setTestClock(sandboxId, new Date('2026-06-01T12:00:00.000Z'));
+    expect((await reset()).status).toBe(200);
+    expect(clocks.testClock(sandboxId)).toBeNull();
+  });
+
   it('is refused on a live organisation and on an unknown one', async () => {
     expectError(await app().post(`/admin/v1/organisations/${liveId}/reset`).set(service.admin).send({}), 422, 'invalid_request_error', 'invalid_parameter', 'org');
     expectError(await app().post('/admin/v1/organisations/org_nope/reset').set(service.admin).send({}), 404, 'not_found', 'organisation_not_found');

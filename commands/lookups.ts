@@ -13,4 +13,6 @@ export type Lookups = Readonly<{
   /** The subscription each of these usage event ids is stored on, for those the organisation has stored. */
   usageEventSubscriptions(organisationId: string, eventIds: readonly string[]): Promise<ReadonlyMap<string, string>>;
   webhookEndpointCount(organisationId: string): Promise<number>;
+  /** The ids of what a sandbox copies from its live organisation. */
+  copyable(organisationId: string): Promise<Readonly<Record<'meters' | 'plans' | 'charges' | 'customers' | 'subscriptions', readonly string[]>>>;
 }>;

@@ -8,21 +8,23 @@ import { metersProjection } from './meters';
 import { organisationsProjection } from './organisations';
 import { plansProjection } from './plans';
 import type { Projection } from './projection';
+import { emptiedBySandboxReset } from './sandbox-reset';
 import { subscriptionsProjection } from './subscriptions';
 import { usageProjection } from './usage';
 import { webhookEndpointsProjection } from './webhook-endpoints';
 
+/** A sandbox reset empties the read models of what it removes; it keeps the organisation, its API keys and its webhook endpoints. */
 export const allProjections: readonly Projection[] = [
   organisationsProjection,
   apiKeysProjection,
-  customersProjection,
-  metersProjection,
-  plansProjection,
-  chargesProjection,
-  subscriptionsProjection,
-  invoicesProjection,
+  emptiedBySandboxReset(customersProjection),
+  emptiedBySandboxReset(metersProjection),
+  emptiedBySandboxReset(plansProjection),
+  emptiedBySandboxReset(chargesProjection),
+  emptiedBySandboxReset(subscriptionsProjection),
+  emptiedBySandboxReset(invoicesProjection),
   webhookEndpointsProjection,
-  creditNotesProjection,
-  usageProjection,
-  dueDatesProjection,
+  emptiedBySandboxReset(creditNotesProjection),
+  emptiedBySandboxReset(usageProjection),
+  emptiedBySandboxReset(dueDatesProjection),
 ];

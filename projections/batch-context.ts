@@ -1,6 +1,8 @@
 import type { Doc, ReadStore, Write } from '../infra/read-store/port';
 import type { ProjectionContext } from './projection';
 
+type Erasure = Readonly<{ field: string; eq: string }>;
+
 /**
  * Buffers a batch's writes so they commit together, while later events in the batch read them.
  * A put keeps the document as JSON text: a copy the handler can no longer change, made once, and
@@ -8,6 +10,10 @@ import type { ProjectionContext } from './projection';
  */
 export const batchContext = (readStore: ReadStore): ProjectionContext & { writes(): Write[] } => {
   const pending = new Map<string, Map<string, string | null>>();
+  // Deletions by field, per collection: committed before the writes by id, so a document the batch
+  // wrote before the deletion is deleted with it (its pending write becomes a delete), and one written
+  // after it stays.
+  const erasures = new Map<string, Erasure[]>();
   const of = (collection: string) => {
     let docs = pending.get(collection);
     if (!docs) {
@@ -16,6 +22,7 @@ export const batchContext = (readStore: ReadStore): ProjectionContext & { writes
     }
     return docs;
   };
+  const erased = (collection: string, doc: Doc) => (erasures.get(collection) ?? []).some(({ field, eq }) => doc[field] === eq);
   return {
     get: async <T extends Doc>(collection: string, id: string) => {
       const docs = of(collection);
@@ -23,7 +30,8 @@ export const batchContext = (readStore: ReadStore): ProjectionContext & { writes
         const json = docs.get(id);
         return json ? (JSON.parse(json) as T) : null;
       }
-      return readStore.get<T>(collection, id);
+      const stored = await readStore.get<T>(collection, id);
+      return stored && erased(collection, stored) ? null : stored;
     },
     put: (collection, doc) => {
       of(collection).set(doc.id, JSON.stringify(doc));
@@ -31,9 +39,15 @@ export const batchContext = (readStore: ReadStore): ProjectionContext & { writes
     delete: (collection, id) => {
       of(collection).set(id, null);
     },
-    writes: () =>
-      [...pending].flatMap(([collection, docs]) =>
+    deleteWhere: (collection, field, eq) => {
+      erasures.set(collection, [...(erasures.get(collection) ?? []), { field, eq }]);
+      for (const [id, json] of of(collection)) if (json !== null && (JSON.parse(json) as Doc)[field] === eq) of(collection).set(id, null);
+    },
+    writes: () => [
+      ...[...erasures].flatMap(([collection, list]) => list.map(({ field, eq }): Write => ({ op: 'deleteWhere', collection, field, eq }))),
+      ...[...pending].flatMap(([collection, docs]) =>
         [...docs].map(([id, json]): Write => (json === null ? { op: 'delete', collection, id } : { op: 'put_json', collection, id, json })),
       ),
+    ],
   };
 };

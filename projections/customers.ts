@@ -30,7 +30,7 @@ export const customersProjection: Projection = {
     { collection: CUSTOMERS, fields: ['_organisation', 'created'] },
     { collection: CUSTOMERS, fields: ['_organisation', 'code'] },
   ],
-  handles: ['CustomerImported', 'CustomerUpdated'],
+  handles: ['CustomerImported', 'CustomerUpdated', 'CustomerContactLinked'],
   apply: async (event, context) => {
     const typed = event as unknown as CustomerEvent;
     switch (typed.type) {
@@ -55,6 +55,11 @@ export const customersProjection: Projection = {
       case 'CustomerUpdated': {
         const doc = await context.get<CustomerDoc>(CUSTOMERS, typed.data.customerId);
         if (doc) context.put(CUSTOMERS, { ...doc, ...typed.data.changes });
+        return;
+      }
+      case 'CustomerContactLinked': {
+        const doc = await context.get<CustomerDoc>(CUSTOMERS, typed.data.customerId);
+        if (doc) context.put(CUSTOMERS, { ...doc, accounting_contact_id: typed.data.accountingContactId });
         return;
       }
       default: {

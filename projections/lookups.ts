@@ -1,6 +1,8 @@
 import type { ReadStore } from '../infra/read-store/port';
+import { CHARGES } from './charges';
 import { CUSTOMERS } from './customers';
 import { METERS } from './meters';
+import { PLANS } from './plans';
 import { SUBSCRIPTIONS } from './subscriptions';
 import { USAGE_EVENT_IDS, type UsageEventIdDoc, usageEventIdKey } from './usage';
 import { WEBHOOK_ENDPOINTS } from './webhook-endpoints';
@@ -25,5 +27,11 @@ export const readModelLookups = (readStore: ReadStore) => {
       return new Map(docs.flatMap((doc, i) => (doc ? [[eventIds[i]!, doc.subscription] as const] : [])));
     },
     webhookEndpointCount: (organisationId: string) => readStore.count(WEBHOOK_ENDPOINTS, [ofOrganisation(organisationId)]),
+    copyable: async (organisationId: string) => {
+      const ids = async (collection: string) => (await readStore.findAll(collection, [ofOrganisation(organisationId)])).map((doc) => doc.id);
+      const [meters, plans, charges, customers] = await Promise.all([METERS, PLANS, CHARGES, CUSTOMERS].map(ids));
+      // Which of them are pending or active, the commands decide from each subscription's stream.
+      return { meters: meters!, plans: plans!, charges: charges!, customers: customers!, subscriptions: await ids(SUBSCRIPTIONS) };
+    },
   };
 };

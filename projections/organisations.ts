@@ -108,6 +108,7 @@ export const organisationsProjection: Projection = {
         return;
       }
       case 'SandboxResetRequested':
+      case 'SandboxReset':
       case 'CpiRecorded':
       case 'TestClockAdvanced':
         return;

@@ -6,6 +6,8 @@ export type ProjectionContext = Readonly<{
   get<T extends Doc>(collection: string, id: string): Promise<T | null>;
   put(collection: string, doc: Doc): void;
   delete(collection: string, id: string): void;
+  /** Deletes every document of the collection whose `field` is `eq` (top-level fields only). */
+  deleteWhere(collection: string, field: string, eq: string): void;
 }>;
 
 /** One read model: the events it follows and the documents it writes from them. */

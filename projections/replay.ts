@@ -11,6 +11,9 @@ export const memoryContext = (): ProjectionContext & { documents(collection: str
     get: <T extends Doc>(name: string, id: string) => Promise.resolve((of(name).get(id) as T | undefined) ?? null),
     put: (name, doc) => void of(name).set(doc.id, structuredClone(doc)),
     delete: (name, id) => void of(name).delete(id),
+    deleteWhere: (name, field, eq) => {
+      for (const [id, doc] of of(name)) if (doc[field] === eq) of(name).delete(id);
+    },
     documents: (name) => [...of(name).values()],
   };
 };

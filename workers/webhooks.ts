@@ -30,9 +30,13 @@ export type WebhookOptions = Readonly<{ retryScheduleSeconds?: readonly number[]
 
 export type DeliveryJob = Readonly<{ deliveryId: string; endpointId: string; organisationId: string; eventId: string; eventType: string; body: string }>;
 
-/** Every event of the objects webhooks describe (new types included as they are added), and the endpoints' own test and deletion. */
+/** Every event of the objects webhooks describe (new types included as they are added), the endpoints' own test and deletion, and a sandbox reset. */
 const HANDLED = [...eventCatalogue.keys()].filter(
-  (type) => /^(Customer|Subscription|Invoice|CreditNote)[A-Z]/.test(type) || type === 'WebhookTestRequested' || type === 'WebhookEndpointDeleted',
+  (type) =>
+    /^(Customer|Subscription|Invoice|CreditNote)[A-Z]/.test(type) ||
+    type === 'WebhookTestRequested' ||
+    type === 'WebhookEndpointDeleted' ||
+    type === 'SandboxReset',
 );
 
 /**
@@ -114,6 +118,11 @@ export const webhooks = (deps: WorkerDeps, options: WebhookOptions) => {
         if (deliveries.length > 0) await deps.readStore.commit(deliveries.map((d) => ({ op: 'delete' as const, collection: WEBHOOK_DELIVERIES, id: d.id })));
         continue;
       }
+      if (event.type === 'SandboxReset') {
+        // Past webhook events and deliveries go with the reset; those still retrying stop (below).
+        await deps.readStore.commit([{ op: 'deleteWhere', collection: WEBHOOK_DELIVERIES, field: '_organisation', eq: organisationId }]);
+        continue;
+      }
       const endpoints = (await endpointsAt(organisationId, event.position)).filter((e) => e.status === 'enabled');
       if (event.type === 'WebhookTestRequested') {
         const { endpointId } = (event as unknown as WebhookEndpointEvent & { type: 'WebhookTestRequested' }).data;
@@ -142,7 +151,8 @@ export const webhooks = (deps: WorkerDeps, options: WebhookOptions) => {
   const deliver = async (job: Job<DeliveryJob>) => {
     const { deliveryId, endpointId, eventId, body } = job.data;
     const endpoint = await deps.readStore.get<WebhookEndpointDoc>(WEBHOOK_ENDPOINTS, endpointId);
-    if (!endpoint) return; // Deleted with its history.
+    // Deleted with its history, or the delivery removed by a sandbox reset: not attempted again.
+    if (!endpoint || !(await deps.readStore.get(WEBHOOK_DELIVERIES, deliveryId))) return;
     const now = deps.clocks.wall.now();
     const started = now.getTime();
     let statusCode: number | null = null;

@@ -2,10 +2,12 @@ import type { Router } from 'express';
 import { changeOrganisationSettings } from '../../commands/organisation/change-organisation-settings';
 import { createOrganisation } from '../../commands/organisation/create-organisation';
 import { openSandbox } from '../../commands/organisation/open-sandbox';
+import { resetSandbox } from '../../commands/organisation/reset-sandbox';
 import { organisationCommand } from '../../commands/organisation/organisation-command';
 import { latestPosition } from '../../commands/positions';
 import { advanceRunning } from '../../domain/organisation/time';
 import { newId } from '../../infra/ids';
+import { API_KEYS, type ApiKeyDoc } from '../../projections/api-keys';
 import { ORGANISATIONS, type OrganisationDoc } from '../../projections/organisations';
 import type { ApiDeps } from '../deps';
 import { notFound } from '../errors';
@@ -25,6 +27,16 @@ export const findOrganisation = async (deps: ApiDeps, id: string): Promise<Organ
   const organisation = await deps.readStore.get<OrganisationDoc>(ORGANISATIONS, id);
   if (!organisation) throw notFound('organisation_not_found', `No organisation with id ${id}.`, 'org');
   return organisation;
+};
+
+/**
+ * A reset removes the sandbox's idempotency records (its keys may be used again): those of every API
+ * key it has, read once the reset's position is in the read models, so a key made before it is seen.
+ * A crash before this runs leaves records a second reset removes.
+ */
+const forgetIdempotencyRecords = async (deps: ApiDeps, organisationId: string): Promise<void> => {
+  const keys = await deps.readStore.findAll<ApiKeyDoc>(API_KEYS, [{ field: '_organisation', eq: organisationId }]);
+  for (const key of keys) await deps.idempotency.forget(key.id);
 };
 
 export const organisationRoutes = (router: Router, registry: RouteRegistry, deps: ApiDeps): void => {
@@ -120,7 +132,7 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
       method: 'post',
       path: '/admin/v1/organisations/{org}/reset',
       operationId: 'resetSandbox',
-      summary: 'Ask for a sandbox reset (recorded with its copy options)',
+      summary: 'Empty a sandbox (keeping its test keys, webhook endpoints, accounting connection and API settings) and copy again what is asked',
       body: sandboxCopyBody,
       status: 200,
       errors: [409],
@@ -131,8 +143,11 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
       if (!deps.clocks.beginAdvance(sandbox.id)) throw advanceRunning();
       let position: bigint;
       try {
-        ({ position } = await organisationCommand(deps, sandbox.id, { type: 'ResetSandbox', copy: body.copy }, adminCaller(req), sandbox));
+        let resetAt: bigint;
+        ({ resetAt, position } = await resetSandbox(deps, adminCaller(req), sandbox.id, body.copy));
         deps.clocks.setTestClock(sandbox.id, null);
+        await deps.waitForProjections(resetAt);
+        await forgetIdempotencyRecords(deps, sandbox.id);
       } finally {
         deps.clocks.endAdvance(sandbox.id);
       }

@@ -1,8 +1,14 @@
 import type { ChargeDefinition } from '../../domain/charge/events';
+import { resetScope } from '../../domain/organisation/rules';
 import { derivedId } from '../../infra/ids';
+import { resetGenerationOf } from '../organisation/reset-generation';
 import { chargeCommand } from '../catalogue/charge-command';
 import type { CommandDeps } from '../deps';
 import type { Caller, OrganisationRef } from '../metadata';
+
+/** A charge's id derives from its organisation and code (and the sandbox's reset generation): the stream refuses a second with that code. */
+export const chargeIdFor = (organisationId: string, resetGeneration: number, code: string): string =>
+  derivedId('charge', organisationId, ...resetScope(resetGeneration), code);
 
 export const createCharge = async (
   deps: CommandDeps,
@@ -10,7 +16,7 @@ export const createCharge = async (
   organisation: OrganisationRef,
   input: Omit<ChargeDefinition, 'chargeId' | 'organisationId'>,
 ) => {
-  const chargeId = derivedId('charge', organisation.id, input.code);
+  const chargeId = chargeIdFor(organisation.id, await resetGenerationOf(deps.store, organisation), input.code);
   const { position } = await chargeCommand(deps, chargeId, { type: 'CreateCharge', ...input, chargeId, organisationId: organisation.id }, caller, organisation);
   return { chargeId, position };
 };

@@ -1,30 +1,34 @@
 import type { PlanDefinition, PlanMeter } from '../../domain/catalogue/types';
+import { resetScope } from '../../domain/organisation/rules';
 import { DomainError } from '../../domain/shared/domain-error';
 import { derivedId } from '../../infra/ids';
 import type { CommandDeps } from '../deps';
 import { meterCommand } from '../catalogue/meter-command';
 import { planCommand } from '../catalogue/plan-command';
 import type { Caller, OrganisationRef } from '../metadata';
+import { resetGenerationOf } from '../organisation/reset-generation';
 import { meterIdFor } from './define-meter';
 
 export type PlanInput = Omit<PlanDefinition, 'planId' | 'organisationId' | 'meters'> & {
   meters: (Omit<PlanMeter, 'meterId' | 'name' | 'unitLabels'>)[];
 };
 
-export const planIdFor = (organisationId: string, code: string): string => derivedId('plan', organisationId, code);
+export const planIdFor = (organisationId: string, resetGeneration: number, code: string): string =>
+  derivedId('plan', organisationId, ...resetScope(resetGeneration), code);
 
 /** Resolves each meter by code (its name and labels are copied onto the plan), then creates the plan. */
 export const createPlan = async (deps: CommandDeps, caller: Caller, organisation: OrganisationRef, input: PlanInput) => {
+  const generation = await resetGenerationOf(deps.store, organisation);
   const meters: PlanMeter[] = [];
   for (const [i, meter] of input.meters.entries()) {
-    const meterId = meterIdFor(organisation.id, meter.meterCode);
+    const meterId = meterIdFor(organisation.id, generation, meter.meterCode);
     const { state } = await meterCommand.load(deps.store, meterId);
     if (state.status !== 'defined') {
       throw new DomainError('invalid', 'invalid_parameter', `No meter with code ${meter.meterCode}.`, `meters.${i}.meter_code`);
     }
     meters.push({ ...meter, meterId, name: state.name, unitLabels: state.unitLabels });
   }
-  const planId = planIdFor(organisation.id, input.code);
+  const planId = planIdFor(organisation.id, generation, input.code);
   const { position } = await planCommand(deps, planId, {
     type: 'CreatePlan',
     plan: { ...input, planId, organisationId: organisation.id, meters },

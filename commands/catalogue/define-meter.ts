@@ -1,11 +1,14 @@
 import type { UnitLabels } from '../../domain/catalogue/types';
+import { resetScope } from '../../domain/organisation/rules';
 import { derivedId } from '../../infra/ids';
+import { resetGenerationOf } from '../organisation/reset-generation';
 import { meterCommand } from '../catalogue/meter-command';
 import type { CommandDeps } from '../deps';
 import type { Caller, OrganisationRef } from '../metadata';
 
-/** A meter's id derives from its organisation and code: the stream refuses a second with that code. */
-export const meterIdFor = (organisationId: string, code: string): string => derivedId('meter', organisationId, code);
+/** A meter's id derives from its organisation and code (and the sandbox's reset generation): the stream refuses a second with that code. */
+export const meterIdFor = (organisationId: string, resetGeneration: number, code: string): string =>
+  derivedId('meter', organisationId, ...resetScope(resetGeneration), code);
 
 export const defineMeter = async (
   deps: CommandDeps,
@@ -13,7 +16,7 @@ export const defineMeter = async (
   organisation: OrganisationRef,
   input: { code: string; name: string; unitLabels: UnitLabels },
 ) => {
-  const meterId = meterIdFor(organisation.id, input.code);
+  const meterId = meterIdFor(organisation.id, await resetGenerationOf(deps.store, organisation), input.code);
   const { position } = await meterCommand(deps, meterId, { type: 'DefineMeter', meterId, organisationId: organisation.id, ...input }, caller, organisation);
   return { meterId, position };
 };

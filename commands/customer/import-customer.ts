@@ -12,6 +12,7 @@ import {
   importedCustomer,
   type ImportRequester,
 } from '../../domain/customer/import';
+import { resetScope } from '../../domain/organisation/rules';
 import { DomainError } from '../../domain/shared/domain-error';
 import { AccountingRefused, type AccountingSystem } from '../../infra/accounting/port';
 import { derivedId } from '../../infra/ids';
@@ -25,8 +26,9 @@ export type CustomerInput = CustomerRequest;
 
 export type ImportDeps = CommandDeps & Readonly<{ accounting: AccountingSystem; lookups: Lookups }>;
 
-/** A customer's id derives from its organisation and code: one customer per code, whoever asks twice. */
-export const customerIdFor = (organisationId: string, code: string): string => derivedId('customer', organisationId, code);
+/** A customer's id derives from its organisation and code (and the sandbox's reset generation): one customer per code, whoever asks twice. */
+export const customerIdFor = (organisationId: string, resetGeneration: number, code: string): string =>
+  derivedId('customer', organisationId, ...resetScope(resetGeneration), code);
 
 /** Asks the accounting system, turning its answers into the API's refusals. */
 const askLedger = async <T>(call: () => Promise<T>, code: string, params: CustomerParams): Promise<T> => {
@@ -54,7 +56,7 @@ export const importCustomer = async (
   const params = options.params ?? CUSTOMER_BODY_PARAMS;
   const org = await loadOpenOrganisation(deps.store, organisation.id);
   checkRequester(org, options.requester);
-  const customerId = customerIdFor(organisation.id, input.code);
+  const customerId = customerIdFor(org.organisationId, org.resetGeneration, input.code);
   const existing = await customerCommand.load(deps.store, customerId);
   if (existing.state.status !== 'none') {
     checkExisting(options.requester, input.code, customerId);

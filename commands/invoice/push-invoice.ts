@@ -3,6 +3,7 @@ import type { InvoiceLine } from '../../domain/invoice/events';
 import type { AccountingConnection, OpenOrganisation } from '../../domain/organisation/decider';
 import { AccountingRefused, type AccountingSystem, AccountingUnavailable, type LineInput } from '../../infra/accounting/port';
 import type { CommandDeps } from '../deps';
+import { contactOnFirstInvoice } from '../customer/contact-on-first-invoice';
 import { customerCommand } from '../customer/customer-command';
 import { invoiceCommand } from '../invoice/invoice-command';
 import type { Loaded } from '../handle';
@@ -54,13 +55,14 @@ export const pushInvoice = async (
   if (!accounting) return fail('No accounting system is connected to this organisation.');
   const invoice = state.invoice;
   const customer = await customerCommand.load(deps.store, invoice.customerId);
-  if (customer.state.status === 'none' || !customer.state.accountingContactId) {
-    return fail('The customer has no contact in the accounting system.');
-  }
+  const noContact = 'The customer has no contact in the accounting system.';
+  if (customer.state.status === 'none') return fail(noContact);
   try {
+    const contactId = await contactOnFirstInvoice(deps, caller, organisation, customer.state);
+    if (contactId === null) return fail(noContact);
     const pushed = await deps.accounting.tenant(accounting.tenantId).createInvoice(
       {
-        contactId: customer.state.accountingContactId,
+        contactId,
         reference: invoice.reference,
         date: invoice.invoiceDate.slice(0, 10),
         dueDate: invoice.dueDate?.slice(0, 10) ?? null,

@@ -1,10 +1,10 @@
-import { withNeeds } from '../../domain/organisation/decider';
 import { organisationStream, type SandboxCopy } from '../../domain/organisation/events';
-import { DEFAULT_SETTINGS, type OrganisationSettings } from '../../domain/organisation/settings';
+import { sandboxSettings } from '../../domain/organisation/sandbox-copy';
 import { derivedId } from '../../infra/ids';
 import { organisationCommand } from '../organisation/organisation-command';
-import type { CommandDeps } from '../deps';
+import { latestPosition } from '../positions';
 import type { Caller } from '../metadata';
+import { copyIntoSandbox, type CopyDeps } from './copy-into-sandbox';
 import { createOrganisation } from './create-organisation';
 
 /**
@@ -13,7 +13,7 @@ import { createOrganisation } from './create-organisation';
  * the two steps is repaired by asking again.
  */
 export const openSandbox = async (
-  deps: CommandDeps,
+  deps: CopyDeps,
   caller: Caller,
   live: { id: string; livemode: boolean },
   copy: SandboxCopy,
@@ -27,9 +27,9 @@ export const openSandbox = async (
   // The decider refuses a second sandbox (and an unknown or sandbox organisation).
   if (!halfOpened) await organisationCommand(deps, live.id, { type: 'OpenSandbox', sandboxId, copy }, caller, live);
   if (state.status !== 'open') throw new Error('unreachable: OpenSandbox refuses an unknown organisation');
-  const { name, timezone, defaultCurrency } = state.settings;
-  const settings: OrganisationSettings = withNeeds(copy).settings
-    ? { ...state.settings, setupMode: false }
-    : { ...DEFAULT_SETTINGS, name, timezone, defaultCurrency };
-  return createOrganisation(deps, caller, { organisationId: sandboxId, livemode: false, liveOrganisationId: live.id, settings });
+  const settings = sandboxSettings(state.settings, copy);
+  const created = await createOrganisation(deps, caller, { organisationId: sandboxId, livemode: false, liveOrganisationId: live.id, settings });
+  if (created.state.status !== 'open') throw new Error('unreachable: the sandbox was just created');
+  const copied = await copyIntoSandbox(deps, caller, state, created.state, copy);
+  return { ...created, position: latestPosition(created.position, copied.position) };
 };

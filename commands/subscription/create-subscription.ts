@@ -1,6 +1,7 @@
 import { CREATE_CUSTOMER_PARAMS } from '../../domain/customer/import';
 import { firstInvoice } from '../../domain/invoice/first-invoice';
 import type { OpenOrganisation } from '../../domain/organisation/decider';
+import { resetScope } from '../../domain/organisation/rules';
 import { requireSameRequest } from '../../domain/shared/idempotency';
 import { countsNeeded, type CreateSubscription } from '../../domain/subscription/create';
 import { type SubscriptionCreatedData, subscriptionStream } from '../../domain/subscription/events';
@@ -62,8 +63,8 @@ export const createSubscription = async (
   context: { organisationId: string; apiKeyId: string; idempotencyKey: string; requestFingerprint: string },
   input: CreateSubscriptionInput,
 ) => {
-  const subscriptionId = derivedId('subscription', context.apiKeyId, context.idempotencyKey);
   const org = await loadOpenOrganisation(deps.store, context.organisationId);
+  const subscriptionId = derivedId('subscription', context.apiKeyId, context.idempotencyKey, ...resetScope(org.resetGeneration));
   const organisation = { id: org.organisationId, livemode: org.livemode };
 
   const existing = await subscriptionCommand.load(deps.store, subscriptionId);
@@ -76,9 +77,9 @@ export const createSubscription = async (
   const [liveSubscriptions, metersDefined, plan, charges, customer] = await Promise.all([
     needed.liveSubscriptions ? deps.lookups.liveSubscriptionCount(org.organisationId) : 0,
     needed.metersDefined ? deps.lookups.metersDefined(org.organisationId) : false,
-    planCommand.load(deps.store, planIdFor(org.organisationId, input.planCode)),
+    planCommand.load(deps.store, planIdFor(org.organisationId, org.resetGeneration, input.planCode)),
     Promise.all(input.charges.map((wanted) => chargeCommand.load(deps.store, wanted.chargeId))),
-    customerCommand.load(deps.store, customerIdFor(org.organisationId, input.customerCode)),
+    customerCommand.load(deps.store, customerIdFor(org.organisationId, org.resetGeneration, input.customerCode)),
   ]);
   const command: CreateSubscription = {
     type: 'CreateSubscription',
@@ -95,7 +96,7 @@ export const createSubscription = async (
     }),
     customer:
       customer.state.status === 'none'
-        ? { status: 'none', id: customerIdFor(org.organisationId, input.customerCode), code: input.customerCode, createRequested: input.createCustomer !== null }
+        ? { status: 'none', id: customerIdFor(org.organisationId, org.resetGeneration, input.customerCode), code: input.customerCode, createRequested: input.createCustomer !== null }
         : { status: customer.state.status, id: customer.state.customerId, code: customer.state.code },
     request: input.request,
   };

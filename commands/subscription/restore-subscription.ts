@@ -28,6 +28,7 @@ export const restoreSubscription = async (deps: CommandDeps, caller: Caller, con
     type: 'RestoreSubscription',
     operationId,
     organisationId: org.organisationId,
+    resetGeneration: org.resetGeneration,
     today: dateIn(now, org.settings.timezone),
     customerStatus: customer && customer.state.status !== 'none' ? customer.state.status : null,
     planStatus: plan?.state.status === 'defined' ? plan.state.plan.status : null,

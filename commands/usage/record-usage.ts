@@ -4,6 +4,7 @@ import type { CommandDeps } from '../deps';
 import type { Lookups } from '../lookups';
 import { type Caller, eventMetadata, type OrganisationRef } from '../metadata';
 import { latestPosition } from '../positions';
+import { resetGenerationOf } from '../organisation/reset-generation';
 import { subscriptionCommand } from '../subscription/subscription-command';
 import { decideOnUsageStream } from './usage-states';
 
@@ -44,10 +45,11 @@ export const recordUsage = async (
   const outcomes: UsageOutcome[] = new Array<UsageOutcome>(events.length);
   const metadata = eventMetadata(caller, organisation, deps.clocks);
   let position = 0n;
+  const owner = { organisationId: organisation.id, resetGeneration: await resetGenerationOf(deps.store, organisation) };
   for (const [subscriptionId, indexes] of bySubscription(events)) {
     const sent = indexes.map((i) => events[i]!);
     const storedElsewhere = new Set(sent.filter((e) => (known.get(e.eventId) ?? subscriptionId) !== subscriptionId).map((e) => e.eventId));
-    const subscription = usageSubscriptionOf((await subscriptionCommand.load(deps.store, subscriptionId)).state, organisation.id);
+    const subscription = usageSubscriptionOf((await subscriptionCommand.load(deps.store, subscriptionId)).state, owner);
     const handled = await decideOnUsageStream(
       deps.store,
       subscriptionId,

@@ -18,7 +18,8 @@ export type CustomerState =
 
 export type CustomerCommand =
   | ({ type: 'ImportCustomer' } & CustomerImported['data'])
-  | ({ type: 'UpdateCustomer' } & Omit<CustomerUpdated['data'], 'customerId'>);
+  | ({ type: 'UpdateCustomer' } & Omit<CustomerUpdated['data'], 'customerId'>)
+  | { type: 'LinkContact'; accountingContactId: string };
 
 const evolve = (state: CustomerState, event: CustomerEvent): CustomerState => {
   switch (event.type) {
@@ -28,6 +29,8 @@ const evolve = (state: CustomerState, event: CustomerEvent): CustomerState => {
     }
     case 'CustomerUpdated':
       return state.status === 'none' ? state : { ...state, ...event.data.changes };
+    case 'CustomerContactLinked':
+      return state.status === 'none' ? state : { ...state, accountingContactId: event.data.accountingContactId };
     default: {
       const exhaustive: never = event;
       return exhaustive;
@@ -42,6 +45,13 @@ const decide = (command: CustomerCommand, state: CustomerState): CustomerEvent[]
       if (state.status !== 'none') return [];
       const { type: _type, ...data } = command;
       return [{ type: 'CustomerImported', data }];
+    }
+    case 'LinkContact': {
+      if (state.status === 'none') throw new DomainError('not_found', 'customer_not_found', 'No such customer.', 'id');
+      // A customer keeps the first contact it was linked to.
+      if (state.accountingContactId !== null) return [];
+      const { customerId, organisationId } = state;
+      return [{ type: 'CustomerContactLinked', data: { customerId, organisationId, accountingContactId: command.accountingContactId } }];
     }
     case 'UpdateCustomer': {
       if (state.status === 'none' || state.organisationId !== command.organisationId) {

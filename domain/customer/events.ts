@@ -14,8 +14,11 @@ const imported = z.object({
   code: z.string().nullable(),
   ...contact,
   accountingContactId: z.string().nullable(),
-  /** How it arrived: imported by an operator, adopted from an existing contact, or created with a new contact. */
-  source: z.enum(['admin_import', 'adopted_contact', 'created_contact']),
+  /**
+   * How it arrived: imported by an operator, adopted from an existing contact, created with a new
+   * contact, or copied into a sandbox from its live organisation (names, email and code, no contact).
+   */
+  source: z.enum(['admin_import', 'adopted_contact', 'created_contact', 'sandbox_copy']),
 });
 
 const updated = z.object({
@@ -24,13 +27,18 @@ const updated = z.object({
   changes: z.object({ status: z.enum(['active', 'inactive']), name: z.string().nullable(), email: z.string().nullable() }).partial(),
 });
 
+/** A customer copied into a sandbox got its contact in the demonstration organisation, on its first invoice. */
+const contactLinked = z.object({ customerId: z.string(), organisationId: z.string(), accountingContactId: z.string() });
+
 export type CustomerImported = { type: 'CustomerImported'; data: z.infer<typeof imported> };
 export type CustomerUpdated = { type: 'CustomerUpdated'; data: z.infer<typeof updated> };
-export type CustomerEvent = CustomerImported | CustomerUpdated;
+export type CustomerContactLinked = { type: 'CustomerContactLinked'; data: z.infer<typeof contactLinked> };
+export type CustomerEvent = CustomerImported | CustomerUpdated | CustomerContactLinked;
 
 export const customerEventDefinitions: EventDefinition[] = [
   { type: 'CustomerImported', version: 1, schema: imported },
   { type: 'CustomerUpdated', version: 1, schema: updated },
+  { type: 'CustomerContactLinked', version: 1, schema: contactLinked },
 ];
 
 export const customerStream = (customerId: string): string => `customer-${customerId}`;

@@ -2,6 +2,7 @@ import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
 import type { AccountingConnected, OrganisationEvent, PlanLimits, SandboxCopy } from './events';
 import { requireAccountingConnected, requireOpen } from './rules';
+import { sandboxSettings, withNeeds } from './sandbox-copy';
 import { checkCpi, decideClockAdvance } from './time';
 import type { OrganisationSettings } from './settings';
 
@@ -21,6 +22,8 @@ export type OpenOrganisation = {
   sandboxId: string | null;
   accounting: AccountingConnection | null;
   planLimits: PlanLimits;
+  /** How many times this sandbox was reset (0 for a live organisation): ids derived inside it include it. */
+  resetGeneration: number;
   /** CPI percentages by year, as recorded (the latest year's is the one renewals apply). */
   cpi: Readonly<Record<string, string>>;
   /** A sandbox's test clock: the instant it stands at, or null for real time. */
@@ -39,7 +42,8 @@ export type OrganisationCommand =
     }
   | { type: 'ChangeOrganisationSettings'; changes: Partial<OrganisationSettings> }
   | { type: 'OpenSandbox'; sandboxId: string; copy: SandboxCopy }
-  | { type: 'ResetSandbox'; copy: SandboxCopy }
+  /** `liveSettings`: the live organisation's, copied when the settings option is ticked. */
+  | { type: 'ResetSandbox'; copy: SandboxCopy; liveSettings: OrganisationSettings }
   | { type: 'ConnectAccounting'; tenantId: string; tenantName: string; accounts: AccountingConnected['data']['accounts'] }
   | { type: 'DisconnectAccounting' }
   | { type: 'MapAccounts'; revenue: string; usageRevenue: string | null }
@@ -53,16 +57,24 @@ const refuseSetupModeInSandbox = (livemode: boolean, setupMode: boolean | undefi
   }
 };
 
-/** Ticking an option ticks the ones it needs: subscriptions need customers and catalogue; catalogue needs settings. */
-export const withNeeds = (copy: SandboxCopy): SandboxCopy => {
-  const customers = copy.customers || copy.subscriptions;
-  const catalogue = copy.catalogue || copy.subscriptions;
-  return { settings: copy.settings || catalogue, catalogue, customers, subscriptions: copy.subscriptions };
-};
+/** The settings of `wanted` that differ from the organisation's. */
+const changedSettings = (current: OrganisationSettings, wanted: Partial<OrganisationSettings>): Partial<OrganisationSettings> =>
+  Object.fromEntries(
+    Object.entries(wanted).filter(([key, value]) => value !== undefined && current[key as keyof OrganisationSettings] !== value),
+  );
 
 const evolve = (state: OrganisationState, event: OrganisationEvent): OrganisationState => {
   if (event.type === 'OrganisationCreated') {
-    return { status: 'open', ...event.data, sandboxId: null, accounting: null, planLimits: { customers: null, subscriptions: null }, cpi: {}, testClock: null };
+    return {
+      status: 'open',
+      ...event.data,
+      sandboxId: null,
+      accounting: null,
+      planLimits: { customers: null, subscriptions: null },
+      resetGeneration: 0,
+      cpi: {},
+      testClock: null,
+    };
   }
   if (state.status !== 'open') return state;
   switch (event.type) {
@@ -71,8 +83,10 @@ const evolve = (state: OrganisationState, event: OrganisationEvent): Organisatio
     case 'SandboxOpened':
       return { ...state, sandboxId: event.data.sandboxId };
     case 'SandboxResetRequested':
+      return state;
+    case 'SandboxReset':
       // A reset returns the test clock to real time.
-      return { ...state, testClock: null };
+      return { ...state, resetGeneration: event.data.generation, testClock: null };
     case 'AccountingConnected':
       return {
         ...state,
@@ -110,11 +124,7 @@ const decide = (command: OrganisationCommand, state: OrganisationState): Organis
     case 'ChangeOrganisationSettings': {
       const organisation = requireOpen(state);
       refuseSetupModeInSandbox(organisation.livemode, command.changes.setupMode);
-      const changes = Object.fromEntries(
-        Object.entries(command.changes).filter(
-          ([key, value]) => value !== undefined && organisation.settings[key as keyof OrganisationSettings] !== value,
-        ),
-      ) as Partial<OrganisationSettings>;
+      const changes = changedSettings(organisation.settings, command.changes);
       if (Object.keys(changes).length === 0) return [];
       return [{ type: 'OrganisationSettingsChanged', data: { organisationId: organisation.organisationId, changes } }];
     }
@@ -134,9 +144,15 @@ const decide = (command: OrganisationCommand, state: OrganisationState): Organis
       ];
     }
     case 'ResetSandbox': {
-      const organisation = requireOpen(state);
-      if (organisation.livemode) throw new DomainError('invalid', 'invalid_parameter', 'Only a sandbox can be reset.', 'org');
-      return [{ type: 'SandboxResetRequested', data: { organisationId: organisation.organisationId, copy: withNeeds(command.copy) } }];
+      const sandbox = requireOpen(state);
+      if (sandbox.livemode) throw new DomainError('invalid', 'invalid_parameter', 'Only a sandbox can be reset.', 'org');
+      const copy = withNeeds(command.copy);
+      const { organisationId } = sandbox;
+      const changes = changedSettings(sandbox.settings, sandboxSettings(command.liveSettings, copy, sandbox.settings));
+      return [
+        { type: 'SandboxReset', data: { organisationId, generation: sandbox.resetGeneration + 1, copy } },
+        ...(Object.keys(changes).length > 0 ? [{ type: 'OrganisationSettingsChanged' as const, data: { organisationId, changes } }] : []),
+      ];
     }
     case 'ConnectAccounting': {
       const organisation = requireOpen(state);

@@ -24,8 +24,15 @@ export const sandboxCopySchema = z.object({
 export type SandboxCopy = z.infer<typeof sandboxCopySchema>;
 
 const sandboxOpened = z.object({ organisationId: z.string(), sandboxId: z.string(), copy: sandboxCopySchema });
-/** Recorded now; emptying the sandbox and copying again land with the sandbox issue. */
+/** Recorded by earlier versions, which emptied nothing: kept readable, it changes no state. */
 const sandboxResetRequested = z.object({ organisationId: z.string(), copy: sandboxCopySchema });
+/**
+ * The sandbox emptied: every read model drops what it held for it (customers, subscriptions,
+ * invoices, credit notes, catalogue, reported usage), and ids derived inside it from then on include
+ * the generation, so a code, Idempotency-Key or event id used before names a new object. The
+ * removed objects' streams stay in the log, their history readable.
+ */
+const sandboxReset = z.object({ organisationId: z.string(), generation: z.number().int().min(1), copy: sandboxCopySchema });
 
 const accountSchema = z.object({ code: z.string(), name: z.string(), type: z.enum(['revenue', 'expense', 'asset']) });
 
@@ -64,11 +71,13 @@ export type OrganisationSettingsChanged = {
 };
 export type SandboxOpened = { type: 'SandboxOpened'; data: z.infer<typeof sandboxOpened> };
 export type SandboxResetRequested = { type: 'SandboxResetRequested'; data: z.infer<typeof sandboxResetRequested> };
+export type SandboxReset = { type: 'SandboxReset'; data: z.infer<typeof sandboxReset> };
 export type OrganisationEvent =
   | OrganisationCreated
   | OrganisationSettingsChanged
   | SandboxOpened
   | SandboxResetRequested
+  | SandboxReset
   | AccountingConnected
   | AccountingDisconnected
   | AccountsMapped
@@ -81,6 +90,7 @@ export const organisationEventDefinitions: EventDefinition[] = [
   { type: 'OrganisationSettingsChanged', version: 1, schema: settingsChanged },
   { type: 'SandboxOpened', version: 1, schema: sandboxOpened },
   { type: 'SandboxResetRequested', version: 1, schema: sandboxResetRequested },
+  { type: 'SandboxReset', version: 1, schema: sandboxReset },
   { type: 'AccountingConnected', version: 1, schema: accountingConnected },
   { type: 'AccountingDisconnected', version: 1, schema: accountingDisconnected },
   { type: 'AccountsMapped', version: 1, schema: accountsMapped },

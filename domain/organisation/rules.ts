@@ -3,6 +3,20 @@ import type { OpenOrganisation, OrganisationState } from './decider';
 
 /** The rules several operations share about the organisation they act for; each error code has its home here. */
 
+/**
+ * What ids derived inside an organisation add after a sandbox reset: the generation, so a code,
+ * Idempotency-Key or event id used before the reset names a new object. Nothing before the first
+ * reset (and so never in a live organisation): those ids are as they always were.
+ */
+export const resetScope = (resetGeneration: number): string[] => (resetGeneration === 0 ? [] : [`reset-${resetGeneration}`]);
+
+/** Whose an object is: its organisation, and the sandbox generation it was made in (absent: before any reset). */
+export type ObjectOwner = Readonly<{ organisationId: string; resetGeneration?: number | undefined }>;
+
+/** An object is the organisation's until a sandbox reset removes it: made by this organisation since the last reset. */
+export const ownedNow = (object: ObjectOwner, organisation: Readonly<{ organisationId: string; resetGeneration: number }>): boolean =>
+  object.organisationId === organisation.organisationId && (object.resetGeneration ?? 0) === organisation.resetGeneration;
+
 export const requireOpen = (state: OrganisationState): OpenOrganisation => {
   if (state.status !== 'open') throw new DomainError('not_found', 'organisation_not_found', 'No such organisation.', 'org');
   return state;

@@ -141,6 +141,7 @@ export const decideCreation = (command: CreateSubscription): SubscriptionCreated
   return withinCreationLimits(request.meters, {
     subscriptionId: command.subscriptionId,
     organisationId: organisation.organisationId,
+    ...(organisation.resetGeneration > 0 ? { resetGeneration: organisation.resetGeneration } : {}),
     customerId: command.customer.id,
     customerCode: command.customer.code,
     planId: plan.planId,

@@ -1,16 +1,20 @@
 import type { Decider } from '../shared/decider';
+import { ownedNow } from '../organisation/rules';
 import { DomainError } from '../shared/domain-error';
 import { type ChangeUnits, decideUnitChange } from './change-units';
 import { type CreateSubscription, decideCreation } from './create';
 import { decideEnd, type EndSubscription } from './end';
-import type { SubscriptionEvent } from './events';
+import type { SubscriptionCreatedData, SubscriptionEvent } from './events';
 import { evolveLifecycle, type ExistingSubscription, initialLifecycle, type SubscriptionState } from './lifecycle';
 import { decideRestore, type RestoreSubscription } from './restore';
 import { decideScheduledStep, type RunScheduledStep } from './schedule';
 
 export type { SubscriptionState } from './lifecycle';
 
-export type SubscriptionCommand = CreateSubscription | ChangeUnits | EndSubscription | RestoreSubscription | RunScheduledStep;
+/** A live subscription copied into its sandbox (`copiedSubscription` says how). */
+export type CopySubscription = Readonly<{ type: 'CopySubscription'; subscription: SubscriptionCreatedData }>;
+
+export type SubscriptionCommand = CreateSubscription | CopySubscription | ChangeUnits | EndSubscription | RestoreSubscription | RunScheduledStep;
 
 const evolve = (state: SubscriptionState, event: SubscriptionEvent): SubscriptionState => {
   switch (event.type) {
@@ -33,9 +37,9 @@ const evolve = (state: SubscriptionState, event: SubscriptionEvent): Subscriptio
   }
 };
 
-/** The subscription a change names, or its 404 (another organisation's ids included). */
-const requireSubscription = (state: SubscriptionState, organisationId: string): ExistingSubscription => {
-  if (state.status === 'none' || state.subscription.organisationId !== organisationId) {
+/** The subscription a change names, or its 404 (another organisation's ids, and one a sandbox reset removed, included). */
+const requireSubscription = (state: SubscriptionState, organisation: { organisationId: string; resetGeneration: number }): ExistingSubscription => {
+  if (state.status === 'none' || !ownedNow(state.subscription, organisation)) {
     throw new DomainError('not_found', 'subscription_not_found', 'No such subscription.', 'id');
   }
   return state;
@@ -50,18 +54,22 @@ const decide = (command: SubscriptionCommand, state: SubscriptionState): Subscri
       // The id derives from the API key and the Idempotency-Key: a retry finds the subscription made.
       if (state.status !== 'none') return [];
       return [{ type: 'SubscriptionCreated', data: decideCreation(command) }];
+    case 'CopySubscription':
+      // The id derives from the live subscription's: a copy run again finds it made.
+      if (state.status !== 'none') return [];
+      return [{ type: 'SubscriptionCreated', data: command.subscription }];
     case 'ChangeUnits': {
-      const existing = requireSubscription(state, command.organisation.organisationId);
+      const existing = requireSubscription(state, command.organisation);
       if (alreadyDone(existing, command.changeId)) return [];
       return [{ type: 'SubscriptionUnitsChanged', data: decideUnitChange(command, existing) }];
     }
     case 'EndSubscription': {
-      const existing = requireSubscription(state, command.organisation.organisationId);
+      const existing = requireSubscription(state, command.organisation);
       if (alreadyDone(existing, command.operationId)) return [];
       return [decideEnd(command, existing)];
     }
     case 'RestoreSubscription': {
-      const existing = requireSubscription(state, command.organisationId);
+      const existing = requireSubscription(state, command);
       if (alreadyDone(existing, command.operationId)) return [];
       return [decideRestore(command, existing)];
     }

@@ -27,6 +27,8 @@ export const subscriptionMeter = z.object({
 const created = z.object({
   subscriptionId: z.string(),
   organisationId: z.string(),
+  /** The sandbox generation it was made in, once the sandbox has been reset (absent before). */
+  resetGeneration: z.number().int().min(1).optional(),
   customerId: z.string(),
   customerCode: z.string().nullable(),
   planId: z.string(),

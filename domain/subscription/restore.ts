@@ -5,6 +5,7 @@ export type RestoreSubscription = Readonly<{
   type: 'RestoreSubscription';
   operationId: string;
   organisationId: string;
+  resetGeneration: number;
   today: string;
   customerStatus: 'active' | 'inactive' | null;
   planStatus: 'draft' | 'active' | 'inactive' | 'legacy' | null;

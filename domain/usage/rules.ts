@@ -1,3 +1,4 @@
+import { ownedNow } from '../organisation/rules';
 import type { Interval } from '../pricing/calendar';
 import { compareDates, dateIn, parseInstant, periodContaining } from '../pricing/calendar';
 import { formatQuantity, quantityOf } from '../pricing/quantity';
@@ -38,9 +39,9 @@ export type UsageSubscription = Readonly<{
   meters: readonly Readonly<{ meterId: string; meterCode: string }>[];
 }>;
 
-/** The facts the usage rules read of a loaded subscription; null when none exists or it is another organisation's. */
-export const usageSubscriptionOf = (state: SubscriptionState, organisationId: string): UsageSubscription | null => {
-  if (state.status === 'none' || state.subscription.organisationId !== organisationId) return null;
+/** The facts the usage rules read of a loaded subscription; null when none exists, it is another organisation's or a sandbox reset removed it. */
+export const usageSubscriptionOf = (state: SubscriptionState, organisation: { organisationId: string; resetGeneration: number }): UsageSubscription | null => {
+  if (state.status === 'none' || !ownedNow(state.subscription, organisation)) return null;
   const { subscription, life } = state;
   return {
     subscriptionId: subscription.subscriptionId,

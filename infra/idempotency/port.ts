@@ -20,6 +20,8 @@ export interface IdempotencyStore {
   renew(scope: string, key: string, token: string, nowMs: number): Promise<void>;
   complete(scope: string, key: string, token: string, response: StoredResponse, nowMs: number): Promise<void>;
   release(scope: string, key: string, token: string): Promise<void>;
+  /** Drops every record of the scope, locks included (a sandbox reset: its keys may be used again). */
+  forget(scope: string): Promise<void>;
   /**
    * Releases every lock another instance took; only for a process that knows it is the only one on
    * the store (the embedded profile at start, under its data directory lock). Returns how many.

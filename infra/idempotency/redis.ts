@@ -129,6 +129,16 @@ export class RedisIdempotencyStore implements IdempotencyStore {
     await this.redis.eval(RELEASE, 1, this.key(scope, key), token);
   }
 
+  async forget(scope: string): Promise<void> {
+    // Glob characters in a scope (an API key id: letters, digits, '_') cannot occur; SCAN, not KEYS, so Redis is never blocked.
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.prefix}${scope}:*`, 'COUNT', 500);
+      if (keys.length > 0) await this.redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  }
+
   close(): Promise<void> {
     return Promise.resolve();
   }

@@ -27,6 +27,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly beginNow;
   private readonly completeStmt;
   private readonly releaseStmt;
+  private readonly forgetStmt;
   private readonly renewStmt;
   private readonly abandonedStmt;
   private readonly purgeStmt;
@@ -83,6 +84,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       'UPDATE idempotency_records SET response = ?, token = NULL, expires_ms = ? WHERE scope = ? AND key = ? AND token = ?',
     );
     this.releaseStmt = db.prepare('DELETE FROM idempotency_records WHERE scope = ? AND key = ? AND token = ?');
+    this.forgetStmt = db.prepare('DELETE FROM idempotency_records WHERE scope = ?');
     this.renewStmt = db.prepare('UPDATE idempotency_records SET expires_ms = ? WHERE scope = ? AND key = ? AND token = ? AND response IS NULL');
     this.abandonedStmt = db.prepare('DELETE FROM idempotency_records WHERE response IS NULL AND owner IS NOT ?');
     this.purger = setInterval(() => void this.purgeExpired(now()).catch(() => undefined), PURGE_EVERY_MS);
@@ -113,6 +115,12 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   release(scope: string, key: string, token: string): Promise<void> {
     return writeInGroup(this.db, () => {
       this.releaseStmt.run(scope, key, token);
+    });
+  }
+
+  forget(scope: string): Promise<void> {
+    return writeInGroup(this.db, () => {
+      this.forgetStmt.run(scope);
     });
   }
 

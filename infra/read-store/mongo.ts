@@ -48,6 +48,7 @@ const toRuns = (writes: readonly Write[]): Run[] => {
       runs.push(run);
     }
     if (write.op === 'delete') run.operations.push({ deleteOne: { filter: { _id: write.id } } });
+    else if (write.op === 'deleteWhere') run.operations.push({ deleteMany: { filter: toFilter([{ field: write.field, eq: write.eq }]) } });
     else {
       const doc = write.op === 'put' ? write.doc : (JSON.parse(write.json) as Doc);
       run.operations.push({ replaceOne: { filter: { _id: doc.id }, replacement: toStored(doc), upsert: true } });

@@ -30,7 +30,9 @@ export type Write =
   | { op: 'put'; collection: string; doc: Doc }
   /** A put of a document already serialized (a projection batch serializes each document once, when it is put). */
   | { op: 'put_json'; collection: string; id: string; json: string }
-  | { op: 'delete'; collection: string; id: string };
+  | { op: 'delete'; collection: string; id: string }
+  /** Every document of the collection with `field` equal to `eq` (what one organisation holds, say). */
+  | { op: 'deleteWhere'; collection: string; field: string; eq: string };
 
 export type Checkpoint = Readonly<{ name: string; position: bigint }>;
 

@@ -156,8 +156,10 @@ export class SqliteReadStore implements ReadStore {
         if (write.op === 'put' || write.op === 'put_json') {
           this.prepare(`INSERT INTO ${name} (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`)
             .run(...(write.op === 'put' ? [write.doc.id, JSON.stringify(write.doc)] : [write.id, write.json]));
-        } else {
+        } else if (write.op === 'delete') {
           this.prepare(`DELETE FROM ${name} WHERE id = ?`).run(write.id);
+        } else {
+          this.prepare(`DELETE FROM ${name} WHERE ${path(write.field)} = ?`).run(write.eq);
         }
       }
       for (const checkpoint of checkpoints) {

@@ -78,7 +78,7 @@ describe('command handlers: given streams, when a command, then new events', () 
   });
 
   it('defines a meter once per code', async () => {
-    const meterId = meterIdFor('org_1', 'api');
+    const meterId = meterIdFor('org_1', 0, 'api');
     const defined = { type: 'MeterDefined', data: { meterId, organisationId: 'org_1', code: 'api', name: 'API calls', unitLabels: { singular: null, plural: null } } };
     const define = handlerSpec().given({}).when((deps) => defineMeter(deps, specCaller, org, { code: 'api', name: 'API calls', unitLabels: { singular: null, plural: null } }));
     await define.then({ [meterStream(meterId)]: [defined] });
@@ -105,8 +105,8 @@ describe('command handlers: given streams, when a command, then new events', () 
   };
 
   it('creates a plan with its meters resolved from their streams, and refuses an unknown meter', async () => {
-    const meterId = meterIdFor('org_1', 'api');
-    const planId = planIdFor('org_1', 'usage');
+    const meterId = meterIdFor('org_1', 0, 'api');
+    const planId = planIdFor('org_1', 0, 'usage');
     await handlerSpec()
       .given({ [meterStream(meterId)]: [{ type: 'MeterDefined', data: { meterId, organisationId: 'org_1', code: 'api', name: 'API calls', unitLabels: { singular: 'call', plural: 'calls' } } }] })
       .when((deps) => createPlan(deps, specCaller, org, planInput))
@@ -133,7 +133,7 @@ describe('command handlers: given streams, when a command, then new events', () 
       .given({})
       .when((deps) => createCharge(deps, specCaller, org, charge))
       .then({ [chargeStream(chargeId)]: [{ type: 'ChargeCreated', data: { ...charge, chargeId, organisationId: 'org_1' } }] });
-    const planId = planIdFor('org_1', 'flat');
+    const planId = planIdFor('org_1', 0, 'flat');
     const created = { type: 'PlanCreated', data: { ...planInput, type: 'flat_fee', code: 'flat', planId, organisationId: 'org_1', meters: [] } };
     await handlerSpec()
       .given({ [planStream(planId)]: [created] })
@@ -146,7 +146,7 @@ describe('command handlers: given streams, when a command, then new events', () 
   });
 
   it('updates a customer and revokes an API key', async () => {
-    const customerId = customerIdFor('org_1', 'C1');
+    const customerId = customerIdFor('org_1', 0, 'C1');
     await handlerSpec()
       .given({
         [customerStream(customerId)]: [
@@ -169,8 +169,8 @@ describe('command handlers: given streams, when a command, then new events', () 
   });
 
   describe('create subscription', () => {
-    const planId = planIdFor('org_1', 'flat');
-    const customerId = customerIdFor('org_1', 'C1');
+    const planId = planIdFor('org_1', 0, 'flat');
+    const customerId = customerIdFor('org_1', 0, 'C1');
     const given = (setupMode: boolean, more: DomainEvent[] = []) => ({
       [organisationStream('org_1')]: [{ ...organisationCreated, data: { ...organisationCreated.data, settings: { ...settings, setupMode } } }, ...more],
       [planStream(planId)]: [{ type: 'PlanCreated', data: { ...planInput, type: 'flat_fee', price: '99.0000', code: 'flat', planId, organisationId: 'org_1', meters: [] } }],

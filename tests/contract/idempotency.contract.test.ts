@@ -49,6 +49,19 @@ const describeIdempotency = (name: string, open: () => Opened) =>
       expect((await opened.store.begin('key_1', 'k', 'changed', t0)).kind).toBe('started');
     });
 
+    it('forgets every record of one scope, successes and locks, and only of that scope', async () => {
+      const begun = await opened.store.begin('key_1', 'done', 'fp', t0);
+      if (begun.kind !== 'started') throw new Error('not started');
+      await opened.store.complete('key_1', 'done', begun.token, ok, t0);
+      await opened.store.begin('key_1', 'running', 'fp', t0);
+      await opened.store.begin('key_10', 'done', 'fp', t0);
+      await opened.store.forget('key_1');
+      expect((await opened.store.begin('key_1', 'done', 'another request', t0 + 1)).kind).toBe('started');
+      expect((await opened.store.begin('key_1', 'running', 'another request', t0 + 1)).kind).toBe('started');
+      // key_10 starts with key_1: a prefix is not the scope.
+      expect(await opened.store.begin('key_10', 'done', 'another request', t0 + 1)).toEqual({ kind: 'conflict' });
+    });
+
     it('keeps scopes (API keys) apart', async () => {
       await opened.store.begin('key_1', 'k', 'fp', t0);
       expect((await opened.store.begin('key_2', 'k', 'other', t0)).kind).toBe('started');

@@ -42,6 +42,15 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
       expect(await store.get(collection, 'missing')).toBeNull();
     });
 
+    it('deletes every document whose field has a value, in order with the writes around it', async () => {
+      await put([item(1), item(2, { org: 'org_other' }), item(3)]);
+      await store.commit([
+        { op: 'deleteWhere', collection, field: 'org', eq: org },
+        { op: 'put', collection, doc: item(4) },
+      ]);
+      expect((await store.findAll<Item>(collection)).map((doc) => doc.id)).toEqual(['item_002', 'item_004']);
+    });
+
     it('finds with equality, membership, case-insensitive equality, at-most, null and booleans', async () => {
       await put([1, 2, 3, 4, 5, 6].map((n) => item(n)));
       await put([item(7, { email: null })]);

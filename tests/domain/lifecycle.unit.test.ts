@@ -131,6 +131,14 @@ describe('ChangeUnits: every rule, in the order of the API document’s unit cha
     spec([subscribed(), { type: 'SubscriptionUnitsChanged', data: first }]).when(change()).then([]);
   });
 
+  it('refuses a subscription a sandbox reset removed: made in another generation than the organisation’s', () => {
+    const sandbox = openOrganisation({ livemode: false, resetGeneration: 1 }, { timezone: 'Europe/London' });
+    // Made before the first reset (no generation recorded), asked for after it.
+    spec([subscribed()]).when(change({}, { organisation: sandbox })).thenRefuses('subscription_not_found', 'id');
+    spec([subscribed({ resetGeneration: 1 })]).when(change({}, { organisation: openOrganisation({ livemode: false, resetGeneration: 2 }) })).thenRefuses('subscription_not_found', 'id');
+    expect(decided([subscribed({ resetGeneration: 1 })], change({}, { organisation: sandbox }))).toMatchObject({ units: expect.any(Number) });
+  });
+
   it('records a change without proration to take effect at renewal, with no document', () => {
     spec([subscribed()])
       .when(change({ units: 8 }))
@@ -343,6 +351,7 @@ describe('RestoreSubscription', () => {
     type: 'RestoreSubscription',
     operationId: 'op_restore',
     organisationId: 'org_1',
+    resetGeneration: 0,
     today: '2026-03-20',
     customerStatus: 'active',
     planStatus: 'active',

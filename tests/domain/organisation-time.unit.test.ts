@@ -68,7 +68,7 @@ describe('test clock advance', () => {
     const state = [
       created(false),
       { type: 'TestClockAdvanced', data: { organisationId: 'org_1', frozenTime: '2026-03-15T01:00:00.000Z' } },
-      { type: 'SandboxResetRequested', data: { organisationId: 'org_1', copy: { settings: true, catalogue: true, customers: false, subscriptions: false } } },
+      { type: 'SandboxReset', data: { organisationId: 'org_1', generation: 1, copy: { settings: true, catalogue: true, customers: false, subscriptions: false } } },
     ].reduce((s, e) => organisationDecider.evolve(s, e as OrganisationEvent), organisationDecider.initialState());
     expect(state.status === 'open' && state.testClock).toBeNull();
   });

@@ -205,9 +205,9 @@ describe('usage de-duplication', () => {
 describe('usage facts', () => {
   it('reads a subscription’s facts only for its own organisation', () => {
     const state = { status: 'active' as const, subscription: subscriptionCreatedData(), life: { endDate: '2026-06-01' } } as unknown as Parameters<typeof usageSubscriptionOf>[0];
-    expect(usageSubscriptionOf(state, 'org_2')).toBeNull();
-    expect(usageSubscriptionOf({ status: 'none' }, 'org_1')).toBeNull();
-    expect(usageSubscriptionOf(state, 'org_1')).toMatchObject({ subscriptionId: 'sub_1', startDate: '2026-02-01', endDate: '2026-06-01', timezone: 'Australia/Sydney' });
+    expect(usageSubscriptionOf(state, { organisationId: 'org_2', resetGeneration: 0 })).toBeNull();
+    expect(usageSubscriptionOf({ status: 'none' }, { organisationId: 'org_1', resetGeneration: 0 })).toBeNull();
+    expect(usageSubscriptionOf(state, { organisationId: 'org_1', resetGeneration: 0 })).toMatchObject({ subscriptionId: 'sub_1', startDate: '2026-02-01', endDate: '2026-06-01', timezone: 'Australia/Sydney' });
   });
 
   it.each([

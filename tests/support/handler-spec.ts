@@ -22,6 +22,7 @@ const lookupsOf = (given: Partial<Record<keyof Lookups, unknown>>): Lookups => (
   customerWithContact: () => Promise.resolve((given.customerWithContact as string | null | undefined) ?? null),
   usageEventSubscriptions: () => Promise.resolve((given.usageEventSubscriptions as ReadonlyMap<string, string> | undefined) ?? new Map()),
   webhookEndpointCount: () => Promise.resolve((given.webhookEndpointCount as number | undefined) ?? 0),
+  copyable: () => Promise.resolve({ meters: [], plans: [], charges: [], customers: [], subscriptions: [] }),
 });
 
 /**

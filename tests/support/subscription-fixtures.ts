@@ -32,6 +32,7 @@ export const openOrganisation = (overrides: Partial<OpenOrganisation> = {}, sett
   liveOrganisationId: null,
   settings: { ...DEFAULT_SETTINGS, name: 'Org', timezone: 'Australia/Sydney', defaultCurrency: 'GBP', canCreateAccountingContacts: true, ...settings },
   sandboxId: null,
+  resetGeneration: 0,
   accounting: { tenantId: 't_1', accounts: [], revenueAccount: '200', usageRevenueAccount: null },
   planLimits: { customers: null, subscriptions: null },
   cpi: {},

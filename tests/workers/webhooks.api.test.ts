@@ -257,6 +257,20 @@ describe('webhooks: endpoints, fan-out, signatures, retries', () => {
       expect(delivery.attempts[0]).toMatchObject({ status_code: null, error: expect.stringMatching(/127\.0\.0\.1, loopback .*refused/) });
     });
 
+    it('a sandbox reset removes the sandbox’s past deliveries and keeps its endpoint', async () => {
+      const sandboxId = (await request(service.app).post(`/admin/v1/organisations/${orgId}/sandbox`).set(service.admin).send({ copy: { catalogue: false } })).body.id as string;
+      const endpoint = await create({ url: receiver.url('/sandbox') }, sandboxId);
+      expect(endpoint.status).toBe(201);
+      const sandboxDeliveries = async () => (await request(service.app).get(`${endpoints(sandboxId)}/${endpoint.body.id}/deliveries`).set(service.admin)).body.data as { event_type: string }[];
+      await request(service.app).post(`${endpoints(sandboxId)}/${endpoint.body.id}/test`).set(service.admin).send({}).expect(202);
+      await until('a sandbox delivery', async () => (await sandboxDeliveries()).length === 1);
+      expect((await request(service.app).post(`/admin/v1/organisations/${sandboxId}/reset`).set(service.admin).send({ copy: { catalogue: false } })).status).toBe(200);
+      await until('the sandbox history is gone', async () => (await sandboxDeliveries()).length === 0);
+      expect((await request(service.app).get(endpoints(sandboxId)).set(service.admin)).body.data.map((e: { id: string }) => e.id)).toEqual([endpoint.body.id]);
+      // The live organisation's deliveries stay.
+      expect((await deliveries(endpointId)).length).toBeGreaterThan(0);
+    });
+
     it('deletes an endpoint with its delivery history', async () => {
       const doomed = await create({ url: receiver.url('/doomed') });
       await request(service.app).post(`${endpoints()}/${doomed.body.id}/test`).set(service.admin).send({}).expect(202);

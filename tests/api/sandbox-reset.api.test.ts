@@ -1,0 +1,237 @@
+import request from 'supertest';
+import { fixedClock } from '../../infra/clock/clock';
+import { allProjections } from '../../projections/all';
+import { expectError } from '../support/api-assertions';
+import { defineCatalogue } from '../support/catalogue-fixtures';
+import { connectAccounting, createKey, createOrganisation } from '../support/fixtures';
+import { startTestService, tempDir, type TestService } from '../support/test-service';
+
+type Listed = { data: { id: string; code?: string }[] };
+
+describe('POST /admin/v1/organisations/{sandbox}/reset', () => {
+  const clock = fixedClock(new Date('2026-03-15T10:00:00.000Z'));
+  let service: TestService;
+  let liveId: string;
+  let sandboxId: string;
+  let live: { Authorization: string };
+  let test: { Authorization: string };
+  let testKeyId: string;
+  const everyScope = ['customers:read', 'customers:write', 'catalogue:read', 'subscriptions:read', 'subscriptions:write', 'invoices:read', 'credit_notes:read', 'usage:write'];
+
+  beforeAll(async () => {
+    service = await startTestService(tempDir('sandbox-reset'), { clock, resolver: (host) => Promise.resolve(host === 'hooks.example.com' ? ['93.184.216.34'] : null) });
+    liveId = (await createOrganisation(service, { can_create_accounting_contacts: true })).id;
+    await connectAccounting(service, liveId);
+    await defineCatalogue(service, liveId);
+    live = (await createKey(service, liveId, everyScope)).auth;
+    expect((await request(service.app).post('/v1/customers').set(live).send({ code: 'LIVE-1', name: 'Live One', email: 'ap@live.example' })).status).toBe(201);
+    const opened = await request(service.app).post(`/admin/v1/organisations/${liveId}/sandbox`).set(service.admin).send({});
+    expect(opened.status).toBe(201);
+    sandboxId = opened.body.id;
+    await connectAccounting(service, sandboxId);
+    ({ auth: test, id: testKeyId } = await createKey(service, sandboxId, everyScope));
+  });
+  afterAll(async () => {
+    await service.close();
+  });
+
+  const app = () => request(service.app);
+  const reset = (copy?: object) => app().post(`/admin/v1/organisations/${sandboxId}/reset`).set(service.admin).send(copy ? { copy } : {});
+  const list = async (path: string, auth = test) => {
+    const response = await app().get(`${path}${path.includes('?') ? '&' : '?'}limit=100`).set(auth);
+    expect(response.status).toBe(200);
+    return (response.body as Listed).data;
+  };
+  const subscribe = (key: string, body: object = {}) =>
+    app().post('/v1/subscriptions').set(test).set('Idempotency-Key', key).send({ customer_code: 'SBX-1', plan_code: 'metered', ...body });
+  const resetEvents = async () => (await service.services.store.readStream(`organisation-${sandboxId}`)).filter((e) => e.type === 'SandboxReset');
+
+  it('copies the live settings and catalogue when opened (the defaults), not its customers', async () => {
+    expect((await list('/v1/plans')).map((p) => p.code).sort()).toEqual(['flat', 'metered', 'seats', 'stairs', 'tiered', 'volume']);
+    expect((await list('/v1/charges')).map((c) => c.code)).toEqual(['setup']);
+    expect(await list('/v1/customers')).toEqual([]);
+  });
+
+  it('empties the sandbox, keeps what the document keeps, and lets keys, codes and event ids be used again', async () => {
+    // The sandbox's own API settings, and one ordinary setting, differ from the live organisation's.
+    await app().patch(`/admin/v1/organisations/${sandboxId}`).set(service.admin).send({ unit_change_document: 'amend', payment_terms_days: 30 });
+    const endpoint = await app().post(`/admin/v1/organisations/${sandboxId}/webhook_endpoints`).set(service.admin).send({ url: 'https://hooks.example.com/x', events: ['*'] });
+    expect(endpoint.status).toBe(201);
+
+    const customer = await app().post('/v1/customers').set(test).set('Idempotency-Key', 'cus-key').send({ code: 'SBX-1', name: 'Sandbox One' });
+    expect(customer.status).toBe(201);
+    const first = await subscribe('K');
+    expect(first.status).toBe(201);
+    const oldSubscription: string = first.body.id;
+    const oldInvoice: string = first.body.invoice.id;
+    const oldPlans = (await list('/v1/plans')).map((p) => p.id);
+    const usage = await app().post('/v1/usage_events').set(test).send({ events: [{ event_id: 'u-1', subscription: oldSubscription, meter_code: 'api_calls', quantity: '5' }] });
+    expect(usage.body.results).toEqual([{ event_id: 'u-1', status: 'created' }]);
+    expect(await list('/v1/invoices')).toHaveLength(1);
+
+    const response = await reset();
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ id: sandboxId, livemode: false, unit_change_document: 'amend', payment_terms_days: 14 });
+    expect(response.body.accounting).toMatchObject({ connected: true, revenue_account: '200', usage_revenue_account: '270' });
+    expect((await resetEvents()).map((e) => e.data)).toEqual([
+      { organisationId: sandboxId, generation: 1, copy: { settings: true, catalogue: true, customers: false, subscriptions: false } },
+    ]);
+
+    // Removed, from every list and retrieval.
+    expect(await list('/v1/customers')).toEqual([]);
+    expect(await list('/v1/subscriptions')).toEqual([]);
+    expect(await list('/v1/invoices')).toEqual([]);
+    expect(await list('/v1/credit_notes')).toEqual([]);
+    expectError(await app().get(`/v1/subscriptions/${oldSubscription}`).set(test), 404, 'not_found', 'subscription_not_found');
+    expectError(await app().get(`/v1/invoices/${oldInvoice}`).set(test), 404, 'not_found', 'invoice_not_found');
+    expectError(await app().get(`/v1/customers/${customer.body.id}`).set(test), 404, 'not_found', 'customer_not_found');
+    // The catalogue is copied again from the live organisation, under new ids.
+    const plans = await list('/v1/plans');
+    expect(plans.map((p) => p.code).sort()).toEqual(['flat', 'metered', 'seats', 'stairs', 'tiered', 'volume']);
+    expect(plans.filter((p) => oldPlans.includes(p.id))).toEqual([]);
+    // Kept: the test key (every call above used it), the webhook endpoint, the accounting connection
+    // (its deliveries go: tests/workers/webhooks.api.test.ts).
+    const endpoints = await app().get(`/admin/v1/organisations/${sandboxId}/webhook_endpoints`).set(service.admin);
+    expect(endpoints.body.data.map((e: { id: string }) => e.id)).toEqual([endpoint.body.id]);
+
+    // A removed subscription is gone for the commands too.
+    expectError(await app().post(`/v1/subscriptions/${oldSubscription}/end`).set(test).send({ when: 'period_end' }), 404, 'not_found', 'subscription_not_found');
+    const late = await app().post('/v1/usage_events').set(test).send({ events: [{ event_id: 'u-2', subscription: oldSubscription, meter_code: 'api_calls', quantity: '1' }] });
+    expect(late.body.results).toEqual([{ event_id: 'u-2', status: 'rejected', error: expect.objectContaining({ code: 'subscription_not_found' }) }]);
+
+    // The same Idempotency-Keys, code and event id make new objects.
+    const again = await app().post('/v1/customers').set(test).set('Idempotency-Key', 'cus-key').send({ code: 'SBX-1', name: 'Sandbox One again' });
+    expect(again.status).toBe(201);
+    expect(again.body.id).not.toBe(customer.body.id);
+    const second = await subscribe('K');
+    expect(second.status).toBe(201);
+    expect(second.body.id).not.toBe(oldSubscription);
+    expect(second.body.invoice.id).not.toBe(oldInvoice);
+    const reused = await app().post('/v1/usage_events').set(test).send({ events: [{ event_id: 'u-1', subscription: second.body.id, meter_code: 'api_calls', quantity: '9' }] });
+    expect(reused.body.results).toEqual([{ event_id: 'u-1', status: 'created' }]);
+    expect((await list('/v1/subscriptions')).map((s) => s.id)).toEqual([second.body.id]);
+
+    // The history of what was removed stays readable.
+    const history = await app().get(`/admin/v1/organisations/${sandboxId}/streams/${oldSubscription}/events`).set(service.admin);
+    expect(history.status).toBe(200);
+    expect(history.body.data[0]).toMatchObject({ type: 'SubscriptionCreated', data: { subscriptionId: oldSubscription } });
+
+    // The live organisation is untouched.
+    expect((await list('/v1/customers', live)).map((c) => c.code)).toEqual(['LIVE-1']);
+    expect(await list('/v1/plans', live)).toHaveLength(6);
+  });
+
+  it('forgets the idempotency records of every sandbox key, and only those', async () => {
+    const body = { code: 'IDEM-1', name: 'First' };
+    expect((await app().post('/v1/customers').set(test).set('Idempotency-Key', 'idem').send(body)).status).toBe(201);
+    expect((await app().post('/v1/customers').set(live).set('Idempotency-Key', 'idem').send(body)).status).toBe(201);
+    expect((await reset()).status).toBe(200);
+    // Another body under the same key: a conflict had the record survived.
+    expect((await app().post('/v1/customers').set(test).set('Idempotency-Key', 'idem').send({ code: 'IDEM-2', name: 'Second' })).status).toBe(201);
+    expectError(await app().post('/v1/customers').set(live).set('Idempotency-Key', 'idem').send({ code: 'IDEM-2', name: 'Second' }), 409, 'conflict', 'idempotency_conflict');
+    expect(testKeyId).toMatch(/^key_/);
+  });
+
+  it('copies customers (names, email, code, no contact) when asked, and only what is ticked (customers need nothing)', async () => {
+    const response = await reset({ settings: false, catalogue: false, customers: true });
+    expect(response.status).toBe(200);
+    expect((await resetEvents()).at(-1)?.data).toMatchObject({ copy: { settings: false, catalogue: false, customers: true, subscriptions: false } });
+    const customers = await app().get('/v1/customers?limit=100').set(test);
+    // The live organisation's two: its own and the one the idempotency test made.
+    expect(customers.body.data.map((c: Record<string, unknown>) => [c.code, c.name, c.email, c.accounting_contact_id]).sort()).toEqual([
+      ['IDEM-1', 'First', null, null],
+      ['LIVE-1', 'Live One', 'ap@live.example', null],
+    ]);
+    expect(await list('/v1/plans')).toEqual([]);
+    // Catalogue ticks settings.
+    expect((await reset({ settings: false, catalogue: true })).status).toBe(200);
+    expect((await resetEvents()).at(-1)?.data).toMatchObject({ copy: { settings: true, catalogue: true, customers: false, subscriptions: false } });
+    expect(await list('/v1/plans')).toHaveLength(6);
+  });
+
+  it('copies nothing when nothing is ticked, and ticks everything for subscriptions', async () => {
+    expect((await reset({ settings: false, catalogue: false, customers: false, subscriptions: false })).status).toBe(200);
+    expect(await list('/v1/plans')).toEqual([]);
+    expect(await list('/v1/charges')).toEqual([]);
+    expect(await list('/v1/customers')).toEqual([]);
+    expect((await reset({ settings: false, catalogue: false, customers: false, subscriptions: true })).status).toBe(200);
+    expect((await resetEvents()).at(-1)?.data).toMatchObject({ copy: { settings: true, catalogue: true, customers: true, subscriptions: true } });
+    expect(await list('/v1/plans')).toHaveLength(6);
+    expect((await list('/v1/customers')).map((c) => c.code).sort()).toEqual(['IDEM-1', 'LIVE-1']);
+    expect((await resetEvents()).map((e) => (e.data as { generation: number }).generation)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('copies the pending and active subscriptions, in the sandbox’s customers, plans and meters, without their invoices', async () => {
+    const liveSub = await app().post('/v1/subscriptions').set(live).set('Idempotency-Key', 'live-sub').send({ customer_code: 'LIVE-1', plan_code: 'metered' });
+    expect(liveSub.status).toBe(201);
+    const changed = await app().post(`/v1/subscriptions/${liveSub.body.id}/end`).set(live).send({ when: 'period_end' });
+    expect(changed.status).toBe(200);
+    const ended = await app().post('/v1/subscriptions').set(live).set('Idempotency-Key', 'live-ended').send({ customer_code: 'LIVE-1', plan_code: 'flat' });
+    expect((await app().post(`/v1/subscriptions/${ended.body.id}/end`).set(live).send({ when: 'now' })).status).toBe(200);
+
+    expect((await reset({ subscriptions: true })).status).toBe(200);
+    const [copied, ...more] = (await app().get('/v1/subscriptions').set(test)).body.data;
+    expect(more).toEqual([]);
+    const customers = await list('/v1/customers?code=LIVE-1');
+    const plans = await list('/v1/plans?code=metered');
+    expect(copied).toMatchObject({
+      customer: customers[0]!.id,
+      customer_code: 'LIVE-1',
+      plan: plans[0]!.id,
+      status: 'active',
+      start_date: liveSub.body.start_date,
+      renewal_date: liveSub.body.renewal_date,
+      // Its end at period end is history, not a term: not copied.
+      cancel_at_period_end: false,
+      end_date: null,
+      meters: (liveSub.body.meters as { meter_code: string }[]).map((m) => expect.objectContaining({ meter_code: m.meter_code })),
+    });
+    expect(copied.id).not.toBe(liveSub.body.id);
+    const sandboxMeters = new Set((copied.meters as { meter: string }[]).map((m) => m.meter));
+    expect((liveSub.body.meters as { meter: string }[]).filter((m) => sandboxMeters.has(m.meter))).toEqual([]);
+    expect(await list('/v1/invoices')).toEqual([]);
+    // Usage can be reported on the copy; the live organisation's usage was never copied.
+    const usage = await app().post('/v1/usage_events').set(test).send({ events: [{ event_id: 'u-1', subscription: copied.id, meter_code: 'api_calls', quantity: '2' }] });
+    expect(usage.body.results).toEqual([{ event_id: 'u-1', status: 'created' }]);
+
+    // A copied customer gets its contact in the demonstration organisation on its first invoice,
+    // created from its name and code, and keeps it.
+    expect(customers[0]!).toMatchObject({ accounting_contact_id: null });
+    const invoiced = await subscribe('after-copy', { customer_code: 'LIVE-1', plan_code: 'flat' });
+    expect(invoiced.status).toBe(201);
+    expect(invoiced.body.invoice).toMatchObject({ accounting: { sync_status: 'synced' } });
+    const [linked] = await list('/v1/customers?code=LIVE-1');
+    expect(linked).toMatchObject({ id: customers[0]!.id, accounting_contact_id: expect.any(String) });
+    const again = await subscribe('after-copy-2', { customer_code: 'LIVE-1', plan_code: 'flat' });
+    expect(again.body.invoice).toMatchObject({ accounting: { sync_status: 'synced' } });
+    expect((await list('/v1/customers?code=LIVE-1'))[0]).toEqual(linked);
+  });
+
+  it('is refused while the sandbox clock is being advanced, and returns the clock to real time', async () => {
+    const clocks = service.services.clocks;
+    expect(clocks.beginAdvance(sandboxId)).toBe(true);
+    try {
+      expectError(await reset(), 409, 'conflict', 'invalid_state');
+    } finally {
+      clocks.endAdvance(sandboxId);
+    }
+    clocks.setTestClock(sandboxId, new Date('2026-06-01T12:00:00.000Z'));
+    expect((await reset()).status).toBe(200);
+    expect(clocks.testClock(sandboxId)).toBeNull();
+  });
+
+  it('is refused on a live organisation and on an unknown one', async () => {
+    expectError(await app().post(`/admin/v1/organisations/${liveId}/reset`).set(service.admin).send({}), 422, 'invalid_request_error', 'invalid_parameter', 'org');
+    expectError(await app().post('/admin/v1/organisations/org_nope/reset').set(service.admin).send({}), 404, 'not_found', 'organisation_not_found');
+  });
+
+  it('rebuilds the read models from the log to the very same documents after resets', async () => {
+    const routes = ['/v1/customers', '/v1/subscriptions', '/v1/invoices', '/v1/plans', '/v1/charges'];
+    const before = await Promise.all(routes.map((route) => list(route)));
+    expect((await app().post('/admin/v1/projections/rebuild').set(service.admin).send({ verify: true })).status).toBe(202);
+    await service.services.projections.rebuilt();
+    const report = (await app().get('/admin/v1/projections/rebuild').set(service.admin)).body;
+    expect(report).toMatchObject({ status: 'switched', projections: allProjections.map((p) => p.name), differences: [] });
+    expect(await Promise.all(routes.map((route) => list(route)))).toEqual(before);
+  });
+});

@@ -68,7 +68,7 @@ export const changeUnits = async (deps: Deps, caller: Caller, context: Lifecycle
   }
   if (change.invoiceId) {
     const invoiceId = change.invoiceId;
-    const raised = unitChangeInvoice({ subscription, change, lineId: derivedId('invoiceLine', invoiceId, '0'), paymentTermsDays: org.settings.paymentTermsDays });
+    const raised = unitChangeInvoice({ subscription, change, lineIds: (i) => derivedId('invoiceLine', invoiceId, String(i)), paymentTermsDays: org.settings.paymentTermsDays });
     const recorded = await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...raised }, caller, ref);
     position = latestPosition(position, recorded.position);
   }
@@ -77,7 +77,7 @@ export const changeUnits = async (deps: Deps, caller: Caller, context: Lifecycle
     const raised = unitChangeCreditNote({
       subscription,
       change,
-      lineId: derivedId('invoiceLine', creditNoteId, '0'),
+      lineIds: (i) => derivedId('invoiceLine', creditNoteId, String(i)),
       paymentTermsDays: org.settings.paymentTermsDays,
       reduces: change.creditedInvoiceId,
     });

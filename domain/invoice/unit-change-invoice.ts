@@ -9,7 +9,8 @@ import { netLine, subscriptionInvoice } from './first-invoice';
 export type ChangeDocumentInput = Readonly<{
   subscription: SubscriptionCreatedData;
   change: SubscriptionUnitsChangedData;
-  lineId: string;
+  /** The id of the document's line at each position, derived from the document's id. */
+  lineIds: (index: number) => string;
   paymentTermsDays: number;
 }>;
 
@@ -36,13 +37,31 @@ export const expansionLine = (subscription: SubscriptionCreatedData, change: Sub
     discountOf(amount, parsePercent(subscription.discountPercent) ?? 0n),
   );
 
+/** How the next period's difference describes itself on a `separate` document. */
+export const nextPeriodDescription = (change: SubscriptionUnitsChangedData): string =>
+  `${change.nextPeriod?.billedUnits} → ${change.units} units for the period ${change.nextPeriod?.start} to ${change.nextPeriod?.end}`;
+
+/** The signed amounts a `separate` or immediate document bills: this period's prorated part (unless deferred) and the next period's difference. */
+export const changeParts = (change: SubscriptionUnitsChangedData): { prorated: Money; nextPeriod: Money } => ({
+  prorated: change.proration && change.renewalAdjustment === null ? parseMoney(change.proration.amount) : 0n,
+  nextPeriod: change.nextPeriod ? parseMoney(change.nextPeriod.amount) : 0n,
+});
+
 /**
- * The invoice a prorated increase raises at once (charge_immediately): one `subscription` line of
- * revenue type `expansion` for the prorated difference, net of the subscription's discount. Built from
- * the change's facts alone, so a retry after a crash raises the same invoice.
+ * The invoice a unit change raises at once: a `subscription` line of revenue type `expansion` for the
+ * prorated increase (charge_immediately), and with `document: separate` once the renewal invoice
+ * exists, one for the next period's whole-period increase, effective from the renewal date; each net
+ * of the subscription's discount. Built from the change's facts alone, so a retry after a crash
+ * raises the same invoice.
  */
 export const unitChangeInvoice = (input: ChangeDocumentInput): InvoiceRaised['data'] => {
   const { subscription, change } = input;
-  const line = expansionLine(subscription, change, parseMoney(change.proration!.amount), input.lineId);
-  return subscriptionInvoice(subscription, change.invoiceId!, change.changedAt, input.paymentTermsDays, [line]);
+  const { prorated, nextPeriod } = changeParts(change);
+  const lines: InvoiceLine[] = [];
+  if (prorated > 0n) lines.push(expansionLine(subscription, change, prorated, input.lineIds(lines.length)));
+  if (nextPeriod > 0n) {
+    const line = expansionLine(subscription, change, nextPeriod, input.lineIds(lines.length));
+    lines.push({ ...line, description: nextPeriodDescription(change), effectiveDate: startOfDate(change.renewalDate, subscription.timezone) });
+  }
+  return subscriptionInvoice(subscription, change.invoiceId!, change.changedAt, input.paymentTermsDays, lines);
 };

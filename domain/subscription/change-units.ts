@@ -3,12 +3,13 @@ import { planHasUnits } from '../catalogue/types';
 import type { OpenOrganisation } from '../organisation/decider';
 import { inSetupMode } from '../organisation/rules';
 import { daysBetween } from '../pricing/calendar';
-import { formatMoney } from '../pricing/money';
+import { formatMoney, parseMoney } from '../pricing/money';
 import { planAmount, type PlanPricing } from '../pricing/pricing';
 import { prorateChange } from '../pricing/proration';
 import { DomainError } from '../shared/domain-error';
 import type { ChangeDocument, ProrationBehaviour, SubscriptionUnitsChangedData } from './lifecycle-events';
 import type { ExistingSubscription } from './lifecycle';
+import { nextPeriod, renewalPricing } from './schedule';
 
 export const MAX_UNITS = 999_999_999;
 
@@ -38,9 +39,25 @@ const refuse = (code: string, message: string, param: string) => new DomainError
 /** `422 document_not_available`: the `document` sent cannot be had; the message says why. */
 export const documentNotAvailable = (message: string): DomainError => refuse('document_not_available', message, 'document');
 
-export const pricingOf = (state: ExistingSubscription): PlanPricing => {
-  const { pricing } = state.subscription;
-  return { type: pricing.planType, price: pricing.price, freeUnits: pricing.freeUnits, tiers: pricing.tiers };
+const planPricing = (pricing: ExistingSubscription['subscription']['pricing']): PlanPricing => ({
+  type: pricing.planType,
+  price: pricing.price,
+  freeUnits: pricing.freeUnits,
+  tiers: pricing.tiers,
+});
+
+export const pricingOf = (state: ExistingSubscription): PlanPricing => planPricing(state.subscription.pricing);
+
+/**
+ * `document: separate` once the renewal invoice exists: the next period's whole-period difference
+ * between the new units and those it is already billed at (the renewal invoice's, or the last
+ * separate change's), at the prices the renewal invoice used (a CPI uplift's included).
+ */
+const nextPeriodDifference = (state: ExistingSubscription, units: number): NonNullable<SubscriptionUnitsChangedData['nextPeriod']> => {
+  const prices = planPricing(renewalPricing(state).pricing);
+  const billedUnits = state.life.nextPeriodUnits ?? state.life.units;
+  const period = nextPeriod(state);
+  return { start: period.start, end: period.end, billedUnits, amount: formatMoney(planAmount(prices, units) - planAmount(prices, billedUnits)) };
 };
 
 /**
@@ -93,6 +110,9 @@ export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscripti
   if (request.document === 'amend' && !command.renewalInvoiceAmendable) {
     throw documentNotAvailable('The renewal invoice can no longer be changed: send document: separate.');
   }
+  if (request.document === 'amend' && life.nextPeriodBilledSeparately) {
+    throw documentNotAvailable('A separate document already bills part of the next period; amending the renewal invoice would bill it twice: send document: separate.');
+  }
 
   const base = {
     subscriptionId: subscription.subscriptionId,
@@ -106,21 +126,29 @@ export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscripti
   };
   // Once the renewal invoice exists: amend it, or bill the change separately (the organisation's setting when omitted).
   const document: ChangeDocument | null = renewalInvoiceExists
-    ? (request.document ?? (command.organisation.settings.unitChangeDocument === 'amend' && command.renewalInvoiceAmendable ? 'amend' : 'separate'))
+    ? (request.document ?? (command.organisation.settings.unitChangeDocument === 'amend' && command.renewalInvoiceAmendable && !life.nextPeriodBilledSeparately
+        ? 'amend'
+        : 'separate'))
     : null;
+  const next = document === 'separate' ? nextPeriodDifference(state, units) : null;
+  const nextAmount = next ? parseMoney(next.amount) : 0n;
+  // A credit reduces the renewal invoice when it credits the next period, else the latest invoice raised.
+  const creditedInvoiceId = nextAmount < 0n ? life.renewalInvoiceId : (life.invoiceIds.at(-1) ?? null);
   if (!request.prorate || request.effectiveDate === null) {
     return {
       ...base,
       prorationBehaviour: null,
       effectiveDate: request.effectiveDate,
-      // amend: the renewal invoice bills the next period at the new units; nothing is prorated.
+      // amend: the renewal invoice bills the next period at the new units; separate: a document of its
+      // own bills the next period's difference; before the renewal invoice, nothing is billed now.
       document,
       periodUnits: life.periodUnits,
       proration: null,
-      invoiceId: null,
-      creditNoteId: null,
-      creditedInvoiceId: null,
+      invoiceId: nextAmount > 0n ? command.invoiceId : null,
+      creditNoteId: nextAmount < 0n ? command.creditNoteId : null,
+      creditedInvoiceId: nextAmount < 0n ? creditedInvoiceId : null,
       renewalAdjustment: null,
+      nextPeriod: next,
     };
   }
   const behaviour = request.prorationBehaviour ?? 'charge_immediately';
@@ -134,7 +162,12 @@ export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscripti
     daysLeft,
     daysInPeriod,
   });
-  const deferred = behaviour === 'charge_on_renewal' || document === 'amend';
+  // charge_on_renewal once the renewal invoice exists and is not amended: that invoice is out, so the
+  // charge rides on the separate invoice raised now rather than on the renewal invoice a period later.
+  const deferred = document === 'amend' || (behaviour === 'charge_on_renewal' && document !== 'separate');
+  const charges = (amount > 0n && !deferred) || nextAmount > 0n;
+  // A credit is never deferred: it is a credit note at once, whatever the behaviour.
+  const credits = amount < 0n || nextAmount < 0n;
   return {
     ...base,
     prorationBehaviour: behaviour,
@@ -142,10 +175,10 @@ export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscripti
     document,
     periodUnits: units,
     proration: { daysLeft, daysInPeriod, numerator: numerator.toString(), amount: formatMoney(amount) },
-    invoiceId: amount > 0n && !deferred ? command.invoiceId : null,
-    // A credit is never deferred: it is a credit note at once, whatever the behaviour.
-    creditNoteId: amount < 0n ? command.creditNoteId : null,
-    creditedInvoiceId: amount < 0n ? (life.invoiceIds.at(-1) ?? null) : null,
+    invoiceId: charges ? command.invoiceId : null,
+    creditNoteId: credits ? command.creditNoteId : null,
+    creditedInvoiceId: credits ? creditedInvoiceId : null,
     renewalAdjustment: amount > 0n && deferred ? formatMoney(amount) : null,
+    nextPeriod: next,
   };
 };

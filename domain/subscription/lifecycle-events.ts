@@ -44,6 +44,16 @@ const unitsChanged = z.object({
   creditedInvoiceId: z.string().nullable(),
   /** A prorated charge left for the renewal invoice (charge_on_renewal, or amending it). */
   renewalAdjustment: z.string().nullable(),
+  /**
+   * `document: separate` once the renewal invoice exists: the next period's whole-period difference,
+   * billed on this change's document (the renewal invoice keeps `billedUnits`). `amount` is the price
+   * of `units` less that of `billedUnits` at the renewal invoice's prices, before discount: positive
+   * on the invoice, negative on the credit note. Absent from changes recorded before it was billed.
+   */
+  nextPeriod: z
+    .object({ start: z.string(), end: z.string(), billedUnits: z.number().int(), amount: z.string() })
+    .nullable()
+    .optional(),
 });
 
 const renewalInvoiceRaised = z.object({

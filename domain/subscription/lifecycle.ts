@@ -1,3 +1,4 @@
+import { parseMoney } from '../pricing/money';
 import { DomainError } from '../shared/domain-error';
 import type { SubscriptionCreatedData } from './events';
 import type { LifecycleEvent } from './lifecycle-events';
@@ -15,6 +16,13 @@ export type Lifecycle = Readonly<{
   renewalAdjustments: readonly Readonly<{ changeId: string; amount: string }>[];
   cancelAtPeriodEnd: boolean;
   endDate: string | null;
+  /**
+   * The units the next period is already billed at: the renewal invoice's, as amended or topped up by
+   * `separate` documents since. Null until the renewal invoice is raised, and again once renewed.
+   */
+  nextPeriodUnits: number | null;
+  /** A `separate` change billed part of the next period, so amending the renewal invoice's line would bill it twice. */
+  nextPeriodBilledSeparately: boolean;
   /** The renewal invoice for the next period, once the scheduler raises it; null again once removed. */
   renewalInvoiceId: string | null;
   /** The renewal invoice an end removed, raised again by a restore. */
@@ -42,6 +50,8 @@ export const initialLifecycle = (created: SubscriptionCreatedData): Lifecycle =>
   periodUnits: created.units,
   proration: null,
   renewalAdjustments: [],
+  nextPeriodUnits: null,
+  nextPeriodBilledSeparately: false,
   cancelAtPeriodEnd: false,
   endDate: created.endDate,
   renewalInvoiceId: null,
@@ -65,6 +75,8 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
           ...life,
           units: data.units,
           periodUnits: data.periodUnits,
+          nextPeriodUnits: data.document === 'amend' || data.nextPeriod ? data.units : life.nextPeriodUnits,
+          nextPeriodBilledSeparately: life.nextPeriodBilledSeparately || (data.nextPeriod ? parseMoney(data.nextPeriod.amount) !== 0n : false),
           proration: data.proration ? { periodStart: data.periodStart, numerator: data.proration.numerator } : life.proration,
           // An amend bills its adjustment on the renewal invoice it rewrites at once.
           renewalAdjustments: data.renewalAdjustment && data.document !== 'amend'
@@ -83,6 +95,8 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
         life: {
           ...life,
           renewalInvoiceId: event.data.invoiceId,
+          nextPeriodUnits: event.data.units ?? life.units,
+          nextPeriodBilledSeparately: false,
           invoiceIds: [...life.invoiceIds, event.data.invoiceId],
           renewalAdjustments: life.renewalAdjustments.filter((a) => !billed.has(a.changeId)),
         },
@@ -111,7 +125,7 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
               })
             : subscription.meters,
         },
-        life: { ...life, periodUnits: life.units, proration: null, renewalInvoiceId: null, removedRenewalInvoiceId: null, nextPrices: null },
+        life: { ...life, periodUnits: life.units, proration: null, nextPeriodUnits: null, nextPeriodBilledSeparately: false, renewalInvoiceId: null, removedRenewalInvoiceId: null, nextPrices: null },
       };
     }
     case 'SubscriptionCompleted':

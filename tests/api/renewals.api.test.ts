@@ -64,8 +64,9 @@ describe('renewal invoices and unit changes after them', () => {
     expectError(await units(id, { units: 3 }), 422, 'invalid_request_error', 'proration_required', 'prorate');
     const separate = await units(id, { units: 6, prorate: true, effective_date: '2026-04-08' });
     expect(separate.status).toBe(200);
-    // The organisation's unit_change_document is separate: an invoice now. 7 of 31 days left: 10.0000 × 7 / 31 = 2.2580… → 2.2581.
-    expect(separate.body.change).toMatchObject({ document: 'separate', invoice: { subtotal: '2.2581' } });
+    // The organisation's unit_change_document is separate: an invoice now. 7 of 31 days left: 10.0000 × 7 / 31 = 2.2580… → 2.2581;
+    // and the next period's sixth seat, which the renewal invoice (5 seats) does not bill: 10.0000. Subtotal 12.2581.
+    expect(separate.body.change).toMatchObject({ document: 'separate', invoice: { subtotal: '12.2581' } });
   });
 
   it('document: amend rewrites the renewal invoice, here and in the accounting system: 8 seats next period and the prorated increase', async () => {

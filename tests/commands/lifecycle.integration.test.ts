@@ -85,6 +85,7 @@ describe('lifecycle handlers: given streams, when a command, then new events', (
               creditNoteId: null,
               creditedInvoiceId: null,
               renewalAdjustment: null,
+              nextPeriod: null,
             },
           },
         ],

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import type { PlanDefinition, Tier } from '../../domain/catalogue/types';
+import { unitChangeCreditNote } from '../../domain/credit-note/unit-change-credit-note';
+import { unitChangeInvoice } from '../../domain/invoice/unit-change-invoice';
 import type { OpenOrganisation } from '../../domain/organisation/decider';
 import { addDays, daysBetween } from '../../domain/pricing/calendar';
 import { divideRounded, parseMoney } from '../../domain/pricing/money';
@@ -161,6 +163,7 @@ describe('ChangeUnits: every rule, in the order of the API document’s unit cha
             creditNoteId: null,
             creditedInvoiceId: null,
             renewalAdjustment: null,
+            nextPeriod: null,
           },
         },
       ]);
@@ -225,13 +228,15 @@ describe('proration by days: worked examples', () => {
   });
 });
 
+/** One pricing of each plan type with units, for the properties. */
+const plans = [
+  { planType: 'per_unit' as const, price: '7.3300', freeUnits: 1, tiers: [] },
+  { planType: 'tiered' as const, price: '0.0000', freeUnits: 0, tiers },
+  { planType: 'volume' as const, price: '0.0000', freeUnits: 0, tiers },
+  { planType: 'stairstep' as const, price: '0.0000', freeUnits: 0, tiers },
+];
+
 describe('proration property: consecutive changes never over-credit', () => {
-  const plans = [
-    { planType: 'per_unit' as const, price: '7.3300', freeUnits: 1, tiers: [] },
-    { planType: 'tiered' as const, price: '0.0000', freeUnits: 0, tiers },
-    { planType: 'volume' as const, price: '0.0000', freeUnits: 0, tiers },
-    { planType: 'stairstep' as const, price: '0.0000', freeUnits: 0, tiers },
-  ];
 
   it('the prorated charges less credits of any sequence inside one period equal what each units level cost for the days it applied', () => {
     fc.assert(
@@ -391,5 +396,183 @@ describe('RestoreSubscription', () => {
     spec([subscribed(), renewalRaised, endedRemoving])
       .when(restore())
       .then([{ type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'ended', status: 'active', renewalInvoiceId: 'inv_again', replacesInvoiceId: 'inv_renewal' } }]);
+  });
+});
+
+describe('document: separate once the renewal invoice exists: the next period’s difference is billed too', () => {
+  // per_unit 10.0000 a seat, no free seats, monthly: the period 2026-03-01 – 2026-04-01 (31 days).
+  // The renewal invoice for 2026-04-01 – 2026-05-01 was raised at 5 seats: 50.0000.
+  const raisedAt5: SubscriptionEvent = {
+    type: 'SubscriptionRenewalInvoiceRaised',
+    data: { subscriptionId: 'sub_1', invoiceId: 'inv_renewal', periodStart: '2026-04-01', periodEnd: '2026-05-01', units: 5, adjustments: [] },
+  };
+  const separate = (request: Partial<ChangeUnits['request']>, changeId = 'chg_a') =>
+    change({ document: 'separate', ...request }, { changeId, invoiceId: `inv_${changeId}`, creditNoteId: `cn_${changeId}` });
+  const recorded = (data: SubscriptionUnitsChangedData): SubscriptionEvent => ({ type: 'SubscriptionUnitsChanged', data });
+  const lineIds = (i: number) => `line_${i}`;
+  const documentsOf = (created: SubscriptionEvent, data: SubscriptionUnitsChangedData) => {
+    if (created.type !== 'SubscriptionCreated') throw new Error('not a creation');
+    const input = { subscription: created.data, change: data, lineIds, paymentTermsDays: 14 };
+    return {
+      invoice: data.invoiceId ? unitChangeInvoice(input) : null,
+      creditNote: data.creditNoteId ? unitChangeCreditNote({ ...input, reduces: data.creditedInvoiceId }) : null,
+    };
+  };
+  const linesOf = (lines: readonly { amount: string; effectiveDate: string | null }[]) => lines.map((l) => [l.amount, l.effectiveDate]);
+
+  it('an increase 5 → 8 from 22 Mar: one invoice with this period’s prorated part and the next period’s whole difference', () => {
+    // This period: (80 − 50) × 10 / 31 = 9.677419… → 9.6774, from 22 Mar (GMT midnight).
+    // Next period: 80.0000 − 50.0000 = 30.0000, from 1 Apr (BST from 29 Mar: 23:00 UTC the day before).
+    const data = decided([subscribed(), raisedAt5], separate({ units: 8, prorate: true, effectiveDate: '2026-03-22' }));
+    expect(data).toMatchObject({
+      invoiceId: 'inv_chg_a',
+      creditNoteId: null,
+      renewalAdjustment: null,
+      proration: { amount: '9.6774' },
+      nextPeriod: { start: '2026-04-01', end: '2026-05-01', billedUnits: 5, amount: '30.0000' },
+    });
+    const { invoice } = documentsOf(subscribed(), data);
+    expect(invoice!.lines.map((l) => [l.revenueType, l.units, l.amount, l.effectiveDate, l.description])).toEqual([
+      ['expansion', 8, '9.6774', '2026-03-22T00:00:00.000Z', '5 → 8 units from 2026-03-22 to 2026-04-01 (10/31 days)'],
+      ['expansion', 8, '30.0000', '2026-03-31T23:00:00.000Z', '5 → 8 units for the period 2026-04-01 to 2026-05-01'],
+    ]);
+    expect(invoice!.lines.map((l) => l.lineId)).toEqual(['line_0', 'line_1']);
+  });
+
+  it('applies the subscription’s discount to both lines', () => {
+    // 10 % off: 9.6774 − 0.9677 = 8.7097; 30.0000 − 3.0000 = 27.0000.
+    const created = subscribed({ discountPercent: '10.00' });
+    const data = decided([created, raisedAt5], separate({ units: 8, prorate: true, effectiveDate: '2026-03-22' }));
+    expect(documentsOf(created, data).invoice!.lines.map((l) => [l.amount, l.discountAmount, l.chargeAmount])).toEqual([
+      ['9.6774', '0.9677', '8.7097'],
+      ['30.0000', '3.0000', '27.0000'],
+    ]);
+  });
+
+  it('a decrease 5 → 3 from 22 Mar: one credit note with both parts, reducing the renewal invoice', () => {
+    // This period: (30 − 50) × 10 / 31 = −6.451612… → −6.4516. Next period: 30.0000 − 50.0000 = −20.0000. Credit 26.4516.
+    const data = decided([subscribed(), raisedAt5], separate({ units: 3, prorate: true, effectiveDate: '2026-03-22' }));
+    expect(data).toMatchObject({ invoiceId: null, creditNoteId: 'cn_chg_a', creditedInvoiceId: 'inv_renewal', nextPeriod: { billedUnits: 5, amount: '-20.0000' } });
+    const { creditNote } = documentsOf(subscribed(), data);
+    expect(linesOf(creditNote!.lines)).toEqual([
+      ['6.4516', '2026-03-22T00:00:00.000Z'],
+      ['20.0000', '2026-03-31T23:00:00.000Z'],
+    ]);
+    expect(creditNote).toMatchObject({ invoiceId: 'inv_renewal', subtotal: '26.4516' });
+  });
+
+  it('two consecutive changes bill each difference once: renewal 50 + 30 + 20 = 100.0000, the price of the final 10 seats', () => {
+    // 5 → 8 from 10 Mar (22 days left): next period 30.0000. Then 8 → 10 from 22 Mar: next period 100 − 80 = 20.0000, not 50.
+    const first = decided([subscribed(), raisedAt5], separate({ units: 8, prorate: true, effectiveDate: '2026-03-10' }));
+    const second = decided([subscribed(), raisedAt5, recorded(first)], separate({ units: 10, prorate: true, effectiveDate: '2026-03-22' }, 'chg_b'));
+    expect(first.nextPeriod).toMatchObject({ billedUnits: 5, amount: '30.0000' });
+    expect(second.nextPeriod).toMatchObject({ billedUnits: 8, amount: '20.0000' });
+    // This period: 30 × 22 / 31 = 21.2903 then 20 × 10 / 31 = 6.4516 on top of the first.
+    expect(second.proration).toMatchObject({ amount: '6.4516' });
+    const nextBilled = [first, second].reduce((sum, data) => sum + parseMoney(data.nextPeriod!.amount), parseMoney('50.0000'));
+    expect(nextBilled).toBe(planAmount({ type: 'per_unit', price: '10.0000', freeUnits: 0, tiers: [] }, 10));
+    // Back down to 5 bills the whole difference back: −50.0000, leaving the next period at its 50.0000.
+    const third = decided([subscribed(), raisedAt5, recorded(first), recorded(second)], separate({ units: 5, prorate: true, effectiveDate: '2026-03-25' }, 'chg_c'));
+    expect(third.nextPeriod).toMatchObject({ billedUnits: 10, amount: '-50.0000' });
+  });
+
+  it('an amend then a separate change compares against the amended units; the roll-over forgets them', () => {
+    const amend = decided([subscribed(), raisedAt5], change({ units: 8, document: 'amend' }));
+    const next = decided([subscribed(), raisedAt5, recorded(amend)], separate({ units: 10 }, 'chg_b'));
+    expect(next.nextPeriod).toMatchObject({ billedUnits: 8, amount: '20.0000' });
+    const renewed: SubscriptionEvent = { type: 'SubscriptionRenewed', data: { subscriptionId: 'sub_1', periodStart: '2026-04-01', renewalDate: '2026-05-01' } };
+    const state = [subscribed(), raisedAt5, recorded(amend), recorded(next), renewed].reduce(subscriptionDecider.evolve, subscriptionDecider.initialState());
+    expect(state.status !== 'none' && state.life).toMatchObject({ units: 10, periodUnits: 10, nextPeriodUnits: null });
+  });
+
+  it('refuses amend once a separate document billed part of the next period; the organisation’s amend default falls back to separate', () => {
+    // Amending the renewal line to 10 seats (100.0000) after a separate 30.0000 for seats 6–8 would bill those seats twice.
+    const first = recorded(decided([subscribed(), raisedAt5], separate({ units: 8 })));
+    spec([subscribed(), raisedAt5, first]).when(change({ units: 10, document: 'amend' }, { changeId: 'chg_b' })).thenRefuses('document_not_available', 'document');
+    const byDefault = decided([subscribed(), raisedAt5, first], change({ units: 10 }, { changeId: 'chg_b', organisation: organisation({ unitChangeDocument: 'amend' }) }));
+    expect(byDefault).toMatchObject({ document: 'separate', nextPeriod: { billedUnits: 8, amount: '20.0000' } });
+  });
+
+  it('a volume plan crossing into the cheaper band (10 → 11) credits both parts although units went up', () => {
+    // volume: 10 × 5 = 50.0000; 11 × 4 = 44.0000. This period −6 × 10 / 31 = −1.935483… → −1.9355; next period −6.0000.
+    const created = subscribed({ units: 10, pricing: { planType: 'volume', price: '0.0000', freeUnits: 0, tiers } });
+    const raisedAt10: SubscriptionEvent = { ...raisedAt5, data: { ...raisedAt5.data, units: 10 } };
+    const data = decided([created, raisedAt10], separate({ units: 11, prorate: true, effectiveDate: '2026-03-22' }));
+    expect(data).toMatchObject({ invoiceId: null, creditNoteId: 'cn_chg_a', nextPeriod: { billedUnits: 10, amount: '-6.0000' } });
+    expect(linesOf(documentsOf(created, data).creditNote!.lines)).toEqual([
+      ['1.9355', '2026-03-22T00:00:00.000Z'],
+      ['6.0000', '2026-03-31T23:00:00.000Z'],
+    ]);
+  });
+
+  it('bills the next period at the prices the renewal invoice used: a CPI uplift of 5 % makes 3 seats 31.5000', () => {
+    const uplift: SubscriptionEvent = {
+      type: 'SubscriptionCpiUplifted',
+      data: { subscriptionId: 'sub_1', periodStart: '2026-04-01', year: 2026, percent: '5.00', price: '10.5000', tiers: [], meters: [] },
+    };
+    // This period at today's 10.0000: 9.6774; the next at 10.5000: 3 × 10.5 = 31.5000.
+    const data = decided([subscribed(), uplift, raisedAt5], separate({ units: 8, prorate: true, effectiveDate: '2026-03-22' }));
+    expect(data).toMatchObject({ proration: { amount: '9.6774' }, nextPeriod: { amount: '31.5000' } });
+  });
+
+  it('without proration: the current period is untouched, and a separate invoice bills the next period’s difference only', () => {
+    // 5 → 8 at renewal: nothing for this period; 30.0000 for 2026-04-01 – 2026-05-01.
+    const data = decided([subscribed(), raisedAt5], separate({ units: 8 }));
+    expect(data).toMatchObject({ periodUnits: 5, proration: null, invoiceId: 'inv_chg_a', creditNoteId: null, nextPeriod: { amount: '30.0000' } });
+    expect(linesOf(documentsOf(subscribed(), data).invoice!.lines)).toEqual([['30.0000', '2026-03-31T23:00:00.000Z']]);
+  });
+
+  it('charge_on_renewal once the renewal invoice exists: the prorated part rides on the separate invoice, and on no renewal invoice', () => {
+    // The renewal invoice is out and not amended: 9.6774 and 30.0000 now, nothing kept for a renewal invoice.
+    const data = decided([subscribed(), raisedAt5], separate({ units: 8, prorate: true, prorationBehaviour: 'charge_on_renewal', effectiveDate: '2026-03-22' }));
+    expect(data).toMatchObject({ invoiceId: 'inv_chg_a', renewalAdjustment: null });
+    expect(linesOf(documentsOf(subscribed(), data).invoice!.lines).map(([amount]) => amount)).toEqual(['9.6774', '30.0000']);
+    const renewed: SubscriptionEvent = { type: 'SubscriptionRenewed', data: { subscriptionId: 'sub_1', periodStart: '2026-04-01', renewalDate: '2026-05-01' } };
+    const state = [subscribed(), raisedAt5, recorded(data), renewed].reduce(subscriptionDecider.evolve, subscriptionDecider.initialState());
+    expect(state.status !== 'none' && state.life.renewalAdjustments).toEqual([]);
+  });
+});
+
+describe('next-period property: separate changes after the renewal invoice bill the next period exactly once', () => {
+  it('the renewal invoice’s renewal line plus every separate difference equals the final units’ whole-period price, whatever mix of amend, separate and proration', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...plans),
+        fc.integer({ min: 0, max: 30 }),
+        fc.array(fc.record({ units: fc.integer({ min: 0, max: 40 }), prorate: fc.boolean(), amend: fc.boolean() }), { minLength: 1, maxLength: 6 }),
+        (pricing, initial, steps) => {
+          const prices = { type: pricing.planType, price: pricing.price, freeUnits: pricing.freeUnits, tiers: pricing.tiers };
+          const events: SubscriptionEvent[] = [
+            subscribed({ units: initial, pricing }),
+            { type: 'SubscriptionRenewalInvoiceRaised', data: { subscriptionId: 'sub_1', invoiceId: 'inv_renewal', periodStart: '2026-04-01', units: initial } },
+          ];
+          // What the renewal line bills (amend rewrites it) plus what the separate documents bill for the next period.
+          let renewalLine = planAmount(prices, initial);
+          let separately = 0n;
+          let current = initial;
+          steps.forEach((step, i) => {
+            const lower = planAmount(prices, step.units) < planAmount(prices, current);
+            if (step.units === current || (lower && !step.prorate)) return;
+            const command = change(
+              { units: step.units, prorate: step.prorate, effectiveDate: step.prorate ? '2026-03-20' : null, document: step.amend ? 'amend' : 'separate' },
+              { changeId: `c${i}`, plan: plan({ minimumUnits: 0 }) },
+            );
+            const state = events.reduce(subscriptionDecider.evolve, subscriptionDecider.initialState());
+            if (step.amend && state.status !== 'none' && state.life.nextPeriodBilledSeparately) {
+              // Amending after a separate document billed part of the next period would bill it twice.
+              spec(events).when(command).thenRefuses('document_not_available', 'document');
+              return;
+            }
+            const data = decided(events, command);
+            events.push({ type: 'SubscriptionUnitsChanged', data });
+            if (data.document === 'amend') renewalLine = planAmount(prices, step.units);
+            separately += data.nextPeriod ? parseMoney(data.nextPeriod.amount) : 0n;
+            current = step.units;
+          });
+          expect(renewalLine + separately).toBe(planAmount(prices, current));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -55,7 +55,7 @@ export const usagePeriodToBill = (state: ExistingSubscription, periodStart: stri
  * cycles) rather than by ending now: its end date then starts no period of its own, the last period
  * is the one before it. Ended now, the end date is its last day and its usage counts.
  */
-const endsAtRenewal = (state: ExistingSubscription): boolean =>
+export const endsAtRenewal = (state: ExistingSubscription): boolean =>
   state.status !== 'ended' && state.life.endDate !== null && compareDates(state.life.endDate, state.subscription.startDate) > 0;
 
 /**

@@ -1,8 +1,9 @@
 import { ownedNow } from '../organisation/rules';
 import type { Interval } from '../pricing/calendar';
-import { compareDates, dateIn, parseInstant, periodContaining } from '../pricing/calendar';
+import { addDays, compareDates, dateIn, parseInstant, periodContaining } from '../pricing/calendar';
 import { formatQuantity, quantityOf } from '../pricing/quantity';
 import type { LiveStatus, SubscriptionState } from '../subscription/lifecycle';
+import { endsAtRenewal } from './billing';
 import type { RecordedUsage } from './events';
 
 /** The decisions page's rejection codes of a usage event, each with the sentence a person reads. */
@@ -33,7 +34,12 @@ export type UsageSubscription = Readonly<{
   organisationId: string;
   status: LiveStatus;
   startDate: string;
-  endDate: string | null;
+  /**
+   * The last day whose usage is billed: the end date of a subscription ended now, the day before
+   * when it ends on a renewal date (that date starts no period, so usage on it would never be billed);
+   * null without an end.
+   */
+  lastUsageDate: string | null;
   interval: Interval;
   timezone: string;
   meters: readonly Readonly<{ meterId: string; meterCode: string }>[];
@@ -48,7 +54,7 @@ export const usageSubscriptionOf = (state: SubscriptionState, organisation: { or
     organisationId: subscription.organisationId,
     status: state.status,
     startDate: subscription.startDate,
-    endDate: life.endDate,
+    lastUsageDate: life.endDate === null ? null : endsAtRenewal(state) ? addDays(life.endDate, -1) : life.endDate,
     interval: subscription.interval,
     timezone: subscription.timezone,
     meters: subscription.meters.map((m) => ({ meterId: m.meterId, meterCode: m.meterCode })),
@@ -110,7 +116,7 @@ export const checkNewUsage = (
 ): RecordedUsage | UsageRejection => {
   if (subscription === null || calendar === null) return 'subscription_not_found';
   const ended = subscription.status === 'ended' || subscription.status === 'complete';
-  if (ended && billedThrough !== null && (subscription.endDate === null || compareDates(billedThrough, subscription.endDate) >= 0)) {
+  if (ended && billedThrough !== null && (subscription.lastUsageDate === null || compareDates(billedThrough, subscription.lastUsageDate) >= 0)) {
     return 'subscription_not_billable';
   }
   const meter = subscription.meters.find((m) => m.meterCode === event.meterCode);
@@ -120,7 +126,7 @@ export const checkNewUsage = (
   const timestamp = event.timestamp === undefined ? now : typeof event.timestamp === 'string' ? parseInstant(event.timestamp) : null;
   if (timestamp === null) return 'invalid_timestamp';
   const date = calendar.dateOf(timestamp);
-  const afterEnd = subscription.endDate !== null && compareDates(date, subscription.endDate) > 0;
+  const afterEnd = subscription.lastUsageDate !== null && compareDates(date, subscription.lastUsageDate) > 0;
   const billed = billedThrough !== null && compareDates(date, billedThrough) < 0;
   if (compareDates(date, subscription.startDate) < 0 || afterEnd || billed) return 'timestamp_out_of_period';
   const period = calendar.periodOf(date);

@@ -13,7 +13,7 @@ const subscription = (overrides: Partial<UsageSubscription> = {}): UsageSubscrip
   organisationId: 'org_1',
   status: 'active',
   startDate: '2026-02-01',
-  endDate: null,
+  lastUsageDate: null,
   interval: { unit: 'month', count: 1 },
   timezone: 'Australia/Sydney',
   meters: [
@@ -102,7 +102,7 @@ describe('usage rules', () => {
     ['invalid_timestamp: a number', command([sent('e1', { timestamp: 1767225600 })])],
     // 2026-01-31T12:00Z is 31 January 23:00 in Sydney, the day before the start.
     ['timestamp_out_of_period: before the start', command([sent('e1', { timestamp: '2026-01-31T12:00:00Z' })])],
-    ['timestamp_out_of_period: after the end date', command([sent('e1', { timestamp: '2026-02-20T00:00:00Z' })], { subscription: subscription({ endDate: '2026-02-15' }) })],
+    ['timestamp_out_of_period: after the end date', command([sent('e1', { timestamp: '2026-02-20T00:00:00Z' })], { subscription: subscription({ lastUsageDate: '2026-02-15' }) })],
     ['event_id_conflict: stored on another of the organisation’s subscriptions', command([sent('e1')], { storedElsewhere: new Set(['e1']) })],
   ])('rejects %s', (label, cmd) => {
     given([]).when(cmd).then([rejected(label.split(':')[0]!)], []);
@@ -122,11 +122,11 @@ describe('usage rules', () => {
   });
 
   it('rejects everything once an ended or complete subscription’s final usage is billed: subscription_not_billable', () => {
-    const ended = subscription({ status: 'ended', endDate: '2026-02-15' });
+    const ended = subscription({ status: 'ended', lastUsageDate: '2026-02-15' });
     given([]).when(command([sent('e1')], { subscription: ended })).then([created], [recorded(stored('e1'))]);
     given([billed('2026-02-01', '2026-02-15')]).when(command([sent('e1')], { subscription: ended })).then([rejected('subscription_not_billable')], []);
     given([billed('2026-02-01', '2026-02-15')])
-      .when(command([sent('e1')], { subscription: subscription({ status: 'complete', endDate: '2026-02-15' }) }))
+      .when(command([sent('e1')], { subscription: subscription({ status: 'complete', lastUsageDate: '2026-02-15' }) }))
       .then([rejected('subscription_not_billable')], []);
     // An active subscription with a billed period is billable.
     given([billed('2026-01-01', '2026-02-01')]).when(command([sent('e1')])).then([created], [recorded(stored('e1'))]);
@@ -207,7 +207,12 @@ describe('usage facts', () => {
     const state = { status: 'active' as const, subscription: subscriptionCreatedData(), life: { endDate: '2026-06-01' } } as unknown as Parameters<typeof usageSubscriptionOf>[0];
     expect(usageSubscriptionOf(state, { organisationId: 'org_2', resetGeneration: 0 })).toBeNull();
     expect(usageSubscriptionOf({ status: 'none' }, { organisationId: 'org_1', resetGeneration: 0 })).toBeNull();
-    expect(usageSubscriptionOf(state, { organisationId: 'org_1', resetGeneration: 0 })).toMatchObject({ subscriptionId: 'sub_1', startDate: '2026-02-01', endDate: '2026-06-01', timezone: 'Australia/Sydney' });
+    expect(usageSubscriptionOf(state, { organisationId: 'org_1', resetGeneration: 0 })).toMatchObject({ subscriptionId: 'sub_1', startDate: '2026-02-01', timezone: 'Australia/Sydney' });
+    // Set to end on its renewal date 2026-06-01: that date starts no period, so its last billed usage day is the one before.
+    expect(usageSubscriptionOf(state, { organisationId: 'org_1', resetGeneration: 0 })?.lastUsageDate).toBe('2026-05-31');
+    // Ended now on 2026-06-01: the end date is its last day, and its usage is billed on the final usage invoice.
+    const endedNow = { ...state, status: 'ended' as const } as Parameters<typeof usageSubscriptionOf>[0];
+    expect(usageSubscriptionOf(endedNow, { organisationId: 'org_1', resetGeneration: 0 })?.lastUsageDate).toBe('2026-06-01');
   });
 
   it.each([

@@ -1,4 +1,3 @@
-import type { InvoiceState } from '../../domain/invoice/decider';
 import type { InvoiceLine } from '../../domain/invoice/events';
 import type { AccountingConnection, OpenOrganisation } from '../../domain/organisation/decider';
 import { AccountingRefused, type AccountingSystem, AccountingUnavailable, type LineInput } from '../../infra/accounting/port';
@@ -6,7 +5,6 @@ import type { CommandDeps } from '../deps';
 import { contactOnFirstInvoice } from '../customer/contact-on-first-invoice';
 import { customerCommand } from '../customer/customer-command';
 import { invoiceCommand } from '../invoice/invoice-command';
-import type { Loaded } from '../handle';
 import type { Caller } from '../metadata';
 
 /**
@@ -36,10 +34,8 @@ export const pushInvoice = async (
   caller: Caller,
   organisation: OpenOrganisation,
   invoiceId: string,
-  /** The invoice as the caller already holds it (just raised): not read again. */
-  loaded?: Loaded<InvoiceState>,
 ): Promise<PushOutcome> => {
-  const invoiceNow = loaded ?? (await invoiceCommand.load(deps.store, invoiceId));
+  const invoiceNow = await invoiceCommand.load(deps.store, invoiceId);
   const { state } = invoiceNow;
   if (state.status !== 'raised' || state.sync !== 'pending') return { position: 0n, outcome: 'nothing_to_do', error: null };
   const organisationRef = { id: organisation.organisationId, livemode: organisation.livemode };

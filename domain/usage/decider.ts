@@ -51,7 +51,7 @@ export type UsageDecision = Readonly<{ outcomes: UsageOutcome[]; events: UsageEv
  */
 export const decideUsage = (command: RecordUsage, state: UsageState): UsageDecision => {
   const accepted = new Map<string, RecordedUsage>();
-  const calendar = command.subscription && usageCalendar(command.subscription);
+  const calendar = command.subscription && usageCalendar(command.subscription, state.billedThrough);
   const outcomes = command.events.map((event): UsageOutcome => {
     const stored = accepted.get(event.eventId);
     const known = state.seen.get(event.eventId) ?? (stored ? storedDetails(stored) : undefined);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { parseInstant } from '../../domain/pricing/calendar';
-import { formatQuantity, quantityOf } from '../../domain/pricing/quantity';
+import { formatQuantity, quantityOf, quantityText } from '../../domain/pricing/quantity';
 import { decideUsage, type RecordUsage, usageDecider } from '../../domain/usage/decider';
 import type { RecordedUsage, UsageEvent } from '../../domain/usage/events';
 import { type SentUsage, type UsageOutcome, type UsageSubscription, usageCalendar, usageSubscriptionOf } from '../../domain/usage/rules';
@@ -229,6 +229,20 @@ describe('usage facts', () => {
 
   it.each([['1.23456'], ['-1'], ['.5'], ['5.'], ['1e3'], [' 1'], [''], [-0.5], [1e-7], [Number.NaN], [Infinity], [null], [[1]], ['1000000000000'], [1e21]])('refuses the quantity %p', (value) => {
     expect(quantityOf(value)).toBeNull();
+  });
+
+  it('reads a quantity as text exactly as formatQuantity(quantityOf(…)), without the bigint', () => {
+    const reference = (value: unknown) => {
+      const quantity = quantityOf(value);
+      return quantity === null ? null : formatQuantity(quantity);
+    };
+    const decimalText = fc
+      .tuple(fc.stringMatching(/^-?\d{1,14}$/), fc.option(fc.stringMatching(/^\d{0,6}$/), { nil: undefined }))
+      .map(([whole, places]) => (places === undefined ? whole : `${whole}.${places}`));
+    const value = fc.oneof(decimalText, fc.string(), fc.double(), fc.integer(), fc.constantFrom<unknown>(null, true, [1], '999999999999.9999', '1000000000000', 1e21, 1e-7, '0000000000001.5'));
+    fc.assert(fc.property(value, (v) => expect(quantityText(v)).toBe(reference(v))), { numRuns: 5000 });
+    expect(quantityText('007.01')).toBe('7.0100');
+    expect(quantityText(0.1)).toBe('0.1000');
   });
 
   it('remembers local dates by UTC quarter hour, which no offset splits (Kathmandu is +05:45)', () => {

@@ -2,7 +2,7 @@ import { compareDates } from '../pricing/calendar';
 import type { Decider } from '../shared/decider';
 import { type Quantity, quantityOf } from '../pricing/quantity';
 import { type BillUsagePeriod, decideUsageBill } from './billing';
-import type { RecordedUsage, UsageEvent, UsagePeriodBilledData } from './events';
+import { type RecordedUsage, recordedUsages, type UsageEvent, type UsagePeriodBilledData, usageRecordedData } from './events';
 import { checkNewUsage, rejected, type SentUsage, sentDetails, storedDetails, type UsageOutcome, type UsageSubscription, usageCalendar } from './rules';
 
 /** What one meter reported in one period so far: the exact total and the number of events. */
@@ -65,7 +65,7 @@ export const decideUsage = (command: RecordUsage, state: UsageState): UsageDecis
   const events: UsageEvent[] =
     accepted.size === 0
       ? []
-      : [{ type: 'UsageRecorded', data: { subscriptionId: command.subscriptionId, organisationId: command.organisationId, events: [...accepted.values()] } }];
+      : [{ type: 'UsageRecorded', data: usageRecordedData(command.subscriptionId, command.organisationId, command.now, [...accepted.values()]) }];
   return { outcomes, events };
 };
 
@@ -83,7 +83,7 @@ const addToTotal = (state: UsageState, usage: RecordedUsage): void => {
 const evolve = (state: UsageState, event: UsageEvent): UsageState => {
   switch (event.type) {
     case 'UsageRecorded':
-      for (const usage of event.data.events) {
+      for (const usage of recordedUsages(event.data)) {
         state.seen.set(usage.eventId, storedDetails(usage));
         addToTotal(state, usage);
       }

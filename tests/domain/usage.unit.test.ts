@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { parseInstant } from '../../domain/pricing/calendar';
 import { formatQuantity, quantityOf, quantityText } from '../../domain/pricing/quantity';
 import { decideUsage, type RecordUsage, usageDecider } from '../../domain/usage/decider';
-import type { RecordedUsage, UsageEvent } from '../../domain/usage/events';
+import { type RecordedUsage, recordedUsages, type UsageEvent, usageRecordedData } from '../../domain/usage/events';
 import { type SentUsage, type UsageOutcome, type UsageSubscription, usageCalendar, usageSubscriptionOf } from '../../domain/usage/rules';
 import { deciderSpec } from '../support/decider-spec';
 import { subscriptionCreatedData } from '../support/subscription-fixtures';
@@ -51,7 +51,7 @@ const stored = (eventId: string, overrides: Partial<RecordedUsage> = {}): Record
   ...overrides,
 });
 
-const recorded = (...events: RecordedUsage[]): UsageEvent => ({ type: 'UsageRecorded', data: { subscriptionId: 'sub_1', organisationId: 'org_1', events } });
+const recorded = (...events: RecordedUsage[]): UsageEvent => ({ type: 'UsageRecorded', data: usageRecordedData('sub_1', 'org_1', NOW, events) });
 const billed = (periodStart: string, periodEnd: string): UsageEvent => ({ type: 'UsagePeriodBilled', data: { subscriptionId: 'sub_1', periodStart, periodEnd, invoiceId: 'inv_usage', billedAt: NOW, meters: [] } });
 
 /** given(usage events) → when(command) → then(outcomes in order, events stored). */
@@ -118,7 +118,10 @@ describe('usage rules', () => {
     // The first period (to 2026-03-01) is billed; 2026-03-01T00:00 in Sydney is still February in UTC.
     given([billed('2026-02-01', '2026-03-01')])
       .when(command([sent('e1', { timestamp: '2026-02-28T12:59:59Z' }), sent('e2', { timestamp: '2026-02-28T13:00:00Z' })], { now: '2026-03-05T00:00:00.000Z' }))
-      .then([rejected('timestamp_out_of_period'), created], [recorded(stored('e2', { timestamp: '2026-02-28T13:00:00.000Z', timestampSent: true, periodStart: '2026-03-01', periodEnd: '2026-04-01' }))]);
+      .then(
+        [rejected('timestamp_out_of_period'), created],
+        [{ type: 'UsageRecorded', data: usageRecordedData('sub_1', 'org_1', '2026-03-05T00:00:00.000Z', [stored('e2', { timestamp: '2026-02-28T13:00:00.000Z', timestampSent: true, periodStart: '2026-03-01', periodEnd: '2026-04-01' })]) }],
+      );
   });
 
   it('rejects everything once an ended or complete subscription’s final usage is billed: subscription_not_billable', () => {
@@ -190,7 +193,7 @@ describe('usage de-duplication', () => {
           for (const batch of batches) {
             const decision = decideUsage(command(batch.map(asSent)), state);
             state = decision.events.reduce(usageDecider.evolve, state);
-            for (const e of decision.events) if (e.type === 'UsageRecorded') for (const u of e.data.events) counted.set(u.eventId, (counted.get(u.eventId) ?? 0n) + quantityOf(u.quantity)!);
+            for (const e of decision.events) if (e.type === 'UsageRecorded') for (const u of recordedUsages(e.data)) counted.set(u.eventId, (counted.get(u.eventId) ?? 0n) + quantityOf(u.quantity)!);
             expect(decision.outcomes.every((o) => o.status !== 'rejected')).toBe(true);
           }
           const sentOnce = new Set(batches.flat());

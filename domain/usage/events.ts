@@ -35,6 +35,11 @@ const storedEvent = z.object({
   timestampSent: z.literal(false).optional(),
 });
 
+type StoredEvent = z.infer<typeof storedEvent>;
+
+/** The timestamp a stored event was sent with; undefined when it was sent without one. */
+export const sentTimestamp = (event: StoredEvent): string | undefined => (event.timestampSent === undefined ? event.timestamp : undefined);
+
 /** A request's events of one meter in one period, in the order sent: what they share is stored once. */
 const recordedGroup = z.object({
   meterId: z.string(),
@@ -81,7 +86,7 @@ export const recordedUsages = (data: UsageRecordedData): RecordedUsage[] =>
       meterCode,
       quantity: event.quantity,
       timestamp: event.timestamp ?? data.countedAt,
-      timestampSent: event.timestamp !== undefined && event.timestampSent === undefined,
+      timestampSent: sentTimestamp(event) !== undefined,
       periodStart,
       periodEnd,
     })),

@@ -70,11 +70,13 @@ export const sentDetails = (event: SentUsage): string => {
   const quantity = quantityText(event.quantity);
   const instant = typeof event.timestamp === 'string' ? parseInstant(event.timestamp) : null;
   const timestamp = event.timestamp === undefined ? '' : (instant ?? `raw:${JSON.stringify(event.timestamp)}`);
-  return [event.meterCode, quantity ?? `raw:${JSON.stringify(event.quantity)}`, timestamp].join('\u0000');
+  return usageDetails(event.meterCode, quantity ?? `raw:${JSON.stringify(event.quantity)}`, timestamp);
 };
 
-export const storedDetails = (event: RecordedUsage): string =>
-  [event.meterCode, event.quantity, event.timestampSent ? event.timestamp : ''].join('\u0000');
+/** The details of a stored event: its meter code, exact quantity, and the timestamp it was sent with ('' when none). */
+export const usageDetails = (meterCode: string, quantity: string, timestampSent: string): string => `${meterCode}\u0000${quantity}\u0000${timestampSent}`;
+
+export const storedDetails = (event: RecordedUsage): string => usageDetails(event.meterCode, event.quantity, event.timestampSent ? event.timestamp : '');
 
 /**
  * The local date and billing period of a subscription's instants, remembered for one decision: a

@@ -25,7 +25,7 @@ const recordedV1 = z.object({
 
 /**
  * One stored event of a group: `timestamp` only when the client sent one (else it counts at the
- * group's `countedAt`); `timestampSent: false` only beside a timestamp that was not sent and is not
+ * batch's `countedAt`); `timestampSent: false` only beside a timestamp that was not sent and is not
  * `countedAt` (which no request makes; a version 1 event upcast could).
  */
 const storedEvent = z.object({
@@ -51,7 +51,7 @@ const recordedGroup = z.object({
 
 /**
  * The events of one request for one subscription, stored together (one append), grouped by meter
- * and period: a batch of 100 is a fifth of its version 1 size, which every reader of the log parses.
+ * and period: a batch of 100 is about a fifth of its version 1 size, which every reader of the log parses.
  * `recordedUsages` reads them back one by one.
  */
 const recorded = z.object({

@@ -73,8 +73,8 @@ export const sentDetails = (event: SentUsage): string => {
   return usageDetails(event.meterCode, quantity ?? `raw:${JSON.stringify(event.quantity)}`, timestamp);
 };
 
-/** The details of a stored event: its meter code, exact quantity, and the timestamp it was sent with ('' when none). */
-export const usageDetails = (meterCode: string, quantity: string, timestampSent: string): string => `${meterCode}\u0000${quantity}\u0000${timestampSent}`;
+/** The details of an event: its meter code, exact quantity, and the timestamp it was sent with ('' when none). */
+export const usageDetails = (meterCode: string, quantity: string, sentTimestamp: string): string => `${meterCode}\u0000${quantity}\u0000${sentTimestamp}`;
 
 export const storedDetails = (event: RecordedUsage): string => usageDetails(event.meterCode, event.quantity, event.timestampSent ? event.timestamp : '');
 

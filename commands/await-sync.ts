@@ -42,14 +42,20 @@ export const awaitSync = async (store: EventStore, position: bigint, documents: 
   const streams = new Set([...invoiceIds.map(invoiceStream), ...creditNoteIds.map(creditNoteStream)]);
   const started = performance.now();
   let wake: (() => void) | null = null;
+  // Set by an append to one of the streams, so one that lands while a check is reading is not missed.
+  let appended = false;
   const unsubscribe = store.onAppended((streamIds) => {
-    if (concerns(streamIds, streams)) wake?.();
+    if (!concerns(streamIds, streams)) return;
+    appended = true;
+    wake?.();
   });
   try {
     for (;;) {
+      appended = false;
       const checked = await Promise.all([...invoiceIds.map((id) => invoiceSettled(store, id)), ...creditNoteIds.map((id) => creditNoteSettled(store, id))]);
       const left = waitMs - (performance.now() - started);
       if (checked.every((document) => document.settled) || left <= 0) return latestPosition(position, await lastPosition(store, checked));
+      if (appended) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           wake = null;

@@ -4,6 +4,7 @@ import {
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
+  type FoldedEvent,
   type NewEvent,
   type StoredEvent,
   WrongExpectedRevision,
@@ -29,6 +30,17 @@ const toStored = (row: Row): StoredEvent => ({
   version: row.version,
   data: JSON.parse(row.data) as unknown,
   metadata: JSON.parse(row.metadata) as StoredEvent['metadata'],
+});
+
+/** A fold's columns, read as arrays (no row object, no metadata): about a third of a `SELECT *` of a long stream. */
+type FoldRow = [globalPosition: number, streamPosition: number, type: string, version: number, data: string];
+
+const toFolded = ([globalPosition, revision, type, version, data]: FoldRow): FoldedEvent => ({
+  type,
+  version,
+  data: JSON.parse(data) as unknown,
+  revision,
+  position: BigInt(globalPosition),
 });
 
 /** The embedded event log: one table in the SQLite file; each append a savepoint of the connection's group commit. */
@@ -62,6 +74,12 @@ export class SqliteEventStore implements EventStore {
       readStream: db.prepare<[string, number], Row>(
         'SELECT * FROM events WHERE stream_id = ? AND stream_position >= ? ORDER BY stream_position',
       ),
+      readStreamToFold: db
+        .prepare<[string, number], FoldRow>(
+          `SELECT global_position, stream_position, type, version, data FROM events
+           WHERE stream_id = ? AND stream_position >= ? ORDER BY stream_position`,
+        )
+        .raw(true),
       readAll: db.prepare<[number, number], Row>(
         'SELECT * FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?',
       ),
@@ -103,6 +121,10 @@ export class SqliteEventStore implements EventStore {
 
   readStream(streamId: string, fromRevision = 0): Promise<StoredEvent[]> {
     return Promise.resolve(this.statements.readStream.all(streamId, fromRevision).map(toStored));
+  }
+
+  readStreamToFold(streamId: string, fromRevision = 0): Promise<FoldedEvent[]> {
+    return Promise.resolve(this.statements.readStreamToFold.all(streamId, fromRevision).map(toFolded));
   }
 
   readAll(after: bigint, limit: number): Promise<StoredEvent[]> {

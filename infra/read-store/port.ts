@@ -38,7 +38,10 @@ export type Checkpoint = Readonly<{ name: string; position: bigint }>;
 
 export interface ReadStore {
   ensureIndexes(indexes: readonly IndexSpec[]): Promise<void>;
-  /** Drops the secondary indexes of the collections, keeping their documents (a rebuild writes without them, then indexes). */
+  /**
+   * Drops the secondary indexes of the collections, keeping their documents and the layout their
+   * indexes gave them (a rebuild declares them on the empty generation, drops them, writes, then indexes).
+   */
   dropIndexes(collections: readonly string[]): Promise<void>;
   get<T extends Doc>(collection: string, id: string): Promise<T | null>;
   find<T extends Doc>(collection: string, query: FindQuery): Promise<Page<T>>;

@@ -14,40 +14,54 @@ type Statement<P extends unknown[], R> = {
 
 const table = (collection: string): string => `rm_${assertCollection(collection)}`;
 const path = (field: string): string => `json_extract(doc, '$.${assertField(field)}')`;
+/** The column an indexed field is kept in beside the document (`a.b` in `f_a__b`). */
+const column = (field: string): string => {
+  if (assertField(field).includes('__')) throw new Error(`an indexed field cannot hold "__": ${field}`);
+  return `f_${field.replace(/\./g, '__')}`;
+};
 // json_extract returns booleans as 1/0.
 const sqlValue = (value: string | number | boolean | null): SqlValue =>
   typeof value === 'boolean' ? (value ? 1 : 0) : value;
 
-const whereClause = (conditions: readonly Condition[] = []): { sql: string; params: SqlValue[] } => {
+/** How a table's fields are read in SQL: its column when the field is indexed, otherwise from the document. */
+type Fields = (field: string) => string;
+
+const whereClause = (fieldSql: Fields, conditions: readonly Condition[] = []): { sql: string; params: SqlValue[] } => {
   const parts: string[] = [];
   const params: SqlValue[] = [];
   for (const condition of conditions) {
     if ('eq' in condition) {
-      if (condition.eq === null) parts.push(`${path(condition.field)} IS NULL`);
+      if (condition.eq === null) parts.push(`${fieldSql(condition.field)} IS NULL`);
       else {
-        parts.push(`${path(condition.field)} = ?`);
+        parts.push(`${fieldSql(condition.field)} = ?`);
         params.push(sqlValue(condition.eq));
       }
     } else if ('in' in condition) {
       if (condition.in.length === 0) parts.push('0');
       else {
-        parts.push(`${path(condition.field)} IN (${condition.in.map(() => '?').join(', ')})`);
+        parts.push(`${fieldSql(condition.field)} IN (${condition.in.map(() => '?').join(', ')})`);
         params.push(...condition.in.map(sqlValue));
       }
     } else if ('lte' in condition) {
-      parts.push(`${path(condition.field)} <= ?`);
+      parts.push(`${fieldSql(condition.field)} <= ?`);
       params.push(condition.lte);
     } else {
-      parts.push(`lower(${path(condition.field)}) = lower(?)`);
+      parts.push(`lower(${fieldSql(condition.field)}) = lower(?)`);
       params.push(condition.ieq);
     }
   }
   return { sql: parts.length ? parts.join(' AND ') : '1', params };
 };
 
-/** Read models as JSON documents in the embedded SQLite file, one table per collection. */
+/**
+ * Read models as JSON documents in the embedded SQLite file, one table per collection. Every field
+ * an index names is also kept in a column of its own, filled by `json_extract` as the document is
+ * written (one parse of the document per write), so indexes are built on plain columns and queries
+ * filter and sort on them; other fields are read from the document.
+ */
 export class SqliteReadStore implements ReadStore {
-  private readonly tables = new Set<string>();
+  /** Per table: its indexed fields and their columns, in the order they were added. */
+  private readonly tables = new Map<string, Map<string, string>>();
   private readonly statements = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
 
   constructor(private readonly db: SqliteDatabase) {
@@ -67,18 +81,47 @@ export class SqliteReadStore implements ReadStore {
     const name = table(collection);
     if (!this.tables.has(name)) {
       this.db.exec(`CREATE TABLE IF NOT EXISTS ${name} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
-      this.tables.add(name);
+      const columns = new Map<string, string>();
+      for (const { name: columnName } of this.db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${name}')`).all()) {
+        if (columnName.startsWith('f_')) columns.set(columnName.slice(2).replace(/__/g, '.'), columnName);
+      }
+      this.tables.set(name, columns);
     }
     return name;
+  }
+
+  /** How `name`'s fields read in SQL (its table ensured). */
+  private fields(name: string): Fields {
+    const columns = this.tables.get(name);
+    return (field) => columns?.get(field) ?? path(field);
+  }
+
+  /**
+   * A column for each field, filled from the documents already there: a table written before
+   * indexed fields had columns (or before this index) is migrated once.
+   */
+  private ensureColumns(name: string, fields: readonly string[]): void {
+    const columns = this.tables.get(name)!;
+    for (const field of fields) {
+      if (columns.has(field)) continue;
+      this.db.transaction(() => {
+        this.db.exec(`ALTER TABLE ${name} ADD COLUMN ${column(field)}`);
+        this.db.exec(`UPDATE ${name} SET ${column(field)} = ${path(field)}`);
+      })();
+      columns.set(field, column(field));
+    }
   }
 
   ensureIndexes(indexes: readonly IndexSpec[]): Promise<void> {
     return settle(() => {
       for (const index of indexes) {
         const name = this.ensureTable(index.collection);
-        const indexName = `${name}__${index.fields.map((f) => f.replace(/\./g, '_')).join('__')}`;
+        this.ensureColumns(name, index.fields);
+        const fields = index.fields.map((f) => f.replace(/\./g, '_')).join('__');
+        // The same index over json_extract expressions, as tables were indexed before columns.
+        this.db.exec(`DROP INDEX IF EXISTS ${name}__${fields}`);
         this.db.exec(
-          `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${indexName} ON ${name} (${index.fields.map(path).join(', ')})`,
+          `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name}__by__${fields} ON ${name} (${index.fields.map(column).join(', ')})`,
         );
       }
     });
@@ -107,12 +150,13 @@ export class SqliteReadStore implements ReadStore {
 
   private findNow<T extends Doc>(collection: string, query: FindQuery): Page<T> {
     const name = this.ensureTable(collection);
-    const where = whereClause(query.where);
-    const order = path(query.orderBy);
+    const fields = this.fields(name);
+    const where = whereClause(fields, query.where);
+    const order = fields(query.orderBy);
     let cursorSql = '1';
     const cursorParams: SqlValue[] = [];
     if (query.startingAfter !== undefined) {
-      const scope = whereClause(query.cursorWhere);
+      const scope = whereClause(fields, query.cursorWhere);
       const cursor = this.prepare<SqlValue[], { sort: SqlValue }>(`SELECT ${order} AS sort FROM ${name} WHERE id = ? AND ${scope.sql}`)
         .get(query.startingAfter, ...scope.params);
       if (!cursor) throw new UnknownCursor(query.startingAfter);
@@ -130,17 +174,17 @@ export class SqliteReadStore implements ReadStore {
   }
 
   findAll<T extends Doc>(collection: string, conditions?: readonly Condition[]): Promise<T[]> {
-    const where = whereClause(conditions);
-    const rows = this.prepare<SqlValue[], { doc: string }>(
-        `SELECT doc FROM ${this.ensureTable(collection)} WHERE ${where.sql} ORDER BY id`,
-      )
+    const name = this.ensureTable(collection);
+    const where = whereClause(this.fields(name), conditions);
+    const rows = this.prepare<SqlValue[], { doc: string }>(`SELECT doc FROM ${name} WHERE ${where.sql} ORDER BY id`)
       .all(...where.params);
     return Promise.resolve(rows.map((row) => JSON.parse(row.doc) as T));
   }
 
   count(collection: string, conditions?: readonly Condition[]): Promise<number> {
-    const where = whereClause(conditions);
-    const row = this.prepare<SqlValue[], { n: number }>(`SELECT COUNT(*) AS n FROM ${this.ensureTable(collection)} WHERE ${where.sql}`)
+    const name = this.ensureTable(collection);
+    const where = whereClause(this.fields(name), conditions);
+    const row = this.prepare<SqlValue[], { n: number }>(`SELECT COUNT(*) AS n FROM ${name} WHERE ${where.sql}`)
       .get(...where.params);
     return Promise.resolve(row?.n ?? 0);
   }
@@ -154,12 +198,12 @@ export class SqliteReadStore implements ReadStore {
     this.db.transaction(() => {
       for (const { write, name } of statements) {
         if (write.op === 'put' || write.op === 'put_json') {
-          this.prepare(`INSERT INTO ${name} (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`)
-            .run(...(write.op === 'put' ? [write.doc.id, JSON.stringify(write.doc)] : [write.id, write.json]));
+          this.prepare<[{ id: string; doc: string }]>(this.upsert(name))
+            .run(write.op === 'put' ? { id: write.doc.id, doc: JSON.stringify(write.doc) } : { id: write.id, doc: write.json });
         } else if (write.op === 'delete') {
           this.prepare(`DELETE FROM ${name} WHERE id = ?`).run(write.id);
         } else {
-          this.prepare(`DELETE FROM ${name} WHERE ${path(write.field)} = ?`).run(write.eq);
+          this.prepare(`DELETE FROM ${name} WHERE ${this.fields(name)(write.field)} = ?`).run(write.eq);
         }
       }
       for (const checkpoint of checkpoints) {
@@ -169,6 +213,15 @@ export class SqliteReadStore implements ReadStore {
           .run(checkpoint.name, checkpoint.position.toString());
       }
     })();
+  }
+
+  /** Writes a document and its indexed fields' columns (`json_extract` parses the document once for all of them). */
+  private upsert(name: string): string {
+    const columns = [...this.tables.get(name)!];
+    const names = columns.map(([, columnName]) => `, ${columnName}`).join('');
+    const values = columns.map(([field]) => `, json_extract(@doc, '$.${assertField(field)}')`).join('');
+    const updates = columns.map(([, columnName]) => `, ${columnName} = excluded.${columnName}`).join('');
+    return `INSERT INTO ${name} (id, doc${names}) VALUES (@id, @doc${values}) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc${updates}`;
   }
 
   checkpoint(name: string): Promise<bigint> {

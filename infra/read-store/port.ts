@@ -28,8 +28,12 @@ export type IndexSpec = Readonly<{ collection: string; fields: readonly string[]
 
 export type Write =
   | { op: 'put'; collection: string; doc: Doc }
-  /** A put of a document already serialized (a projection batch serializes each document once, when it is put). */
-  | { op: 'put_json'; collection: string; id: string; json: string }
+  /**
+   * A put of a document already serialized (a projection batch serializes each document once, when
+   * it is put); `doc` is the object it was serialized from, frozen at its top level, where a store
+   * may read top-level fields without parsing `json`.
+   */
+  | { op: 'put_json'; collection: string; id: string; json: string; doc: Readonly<Doc> }
   | { op: 'delete'; collection: string; id: string }
   /** Every document of the collection with `field` equal to `eq` (what one organisation holds, say). */
   | { op: 'deleteWhere'; collection: string; field: string; eq: string };

@@ -23,6 +23,18 @@ const column = (field: string): string => {
 const sqlValue = (value: string | number | boolean | null): SqlValue =>
   typeof value === 'boolean' ? (value ? 1 : 0) : value;
 
+type Upsert = Readonly<{ statement: Statement<SqlValue[], unknown>; fields: readonly string[] }>;
+
+/** A field of a document as `json_extract` gives it (what the column holds). */
+const columnValue = (doc: Readonly<Doc>, field: string): SqlValue => {
+  let value: unknown = doc;
+  for (const key of field.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'string' || typeof value === 'number') return value;
+  return JSON.stringify(value);
+};
+
 /** How a table's fields are read in SQL: its column when the field is indexed, otherwise from the document. */
 type Fields = (field: string) => string;
 
@@ -55,13 +67,17 @@ const whereClause = (fieldSql: Fields, conditions: readonly Condition[] = []): {
 
 /**
  * Read models as JSON documents in the embedded SQLite file, one table per collection. Every field
- * an index names is also kept in a column of its own, filled by `json_extract` as the document is
- * written (one parse of the document per write), so indexes are built on plain columns and queries
- * filter and sort on them; other fields are read from the document.
+ * an index names is also kept in a column of its own, written with the document (its value as
+ * `json_extract` would give it, taken from the put object), so indexes are built on plain columns
+ * and queries filter and sort on them; other fields are read from the document.
  */
 export class SqliteReadStore implements ReadStore {
   /** Per table: its indexed fields and their columns, in the order they were added. */
   private readonly tables = new Map<string, Map<string, string>>();
+  /** Each collection's table, once created (or found). */
+  private readonly tableOf = new Map<string, string>();
+  /** Per table, how a document is written (forgotten when a column is added). */
+  private readonly upserts = new Map<string, Upsert>();
   private readonly statements = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
 
   constructor(private readonly db: SqliteDatabase) {
@@ -78,7 +94,10 @@ export class SqliteReadStore implements ReadStore {
   }
 
   private ensureTable(collection: string): string {
+    const known = this.tableOf.get(collection);
+    if (known) return known;
     const name = table(collection);
+    this.tableOf.set(collection, name);
     if (!this.tables.has(name)) {
       this.db.exec(`CREATE TABLE IF NOT EXISTS ${name} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
       const columns = new Map<string, string>();
@@ -109,6 +128,7 @@ export class SqliteReadStore implements ReadStore {
         this.db.exec(`UPDATE ${name} SET ${column(field)} = ${path(field)}`);
       })();
       columns.set(field, column(field));
+      this.upserts.delete(name);
     }
   }
 
@@ -198,8 +218,9 @@ export class SqliteReadStore implements ReadStore {
     this.db.transaction(() => {
       for (const { write, name } of statements) {
         if (write.op === 'put' || write.op === 'put_json') {
-          this.prepare<[{ id: string; doc: string }]>(this.upsert(name))
-            .run(write.op === 'put' ? { id: write.doc.id, doc: JSON.stringify(write.doc) } : { id: write.id, doc: write.json });
+          const upsert = this.upsert(name);
+          const doc = write.doc;
+          upsert.statement.run(doc.id, write.op === 'put' ? JSON.stringify(doc) : write.json, ...upsert.fields.map((field) => columnValue(doc, field)));
         } else if (write.op === 'delete') {
           this.prepare(`DELETE FROM ${name} WHERE id = ?`).run(write.id);
         } else {
@@ -215,13 +236,21 @@ export class SqliteReadStore implements ReadStore {
     })();
   }
 
-  /** Writes a document and its indexed fields' columns (`json_extract` parses the document once for all of them). */
-  private upsert(name: string): string {
+  /** The statement that writes a document with its indexed fields' columns, and those fields in its parameters' order. */
+  private upsert(name: string): Upsert {
+    const known = this.upserts.get(name);
+    if (known) return known;
     const columns = [...this.tables.get(name)!];
     const names = columns.map(([, columnName]) => `, ${columnName}`).join('');
-    const values = columns.map(([field]) => `, json_extract(@doc, '$.${assertField(field)}')`).join('');
     const updates = columns.map(([, columnName]) => `, ${columnName} = excluded.${columnName}`).join('');
-    return `INSERT INTO ${name} (id, doc${names}) VALUES (@id, @doc${values}) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc${updates}`;
+    const upsert = {
+      statement: this.prepare(
+        `INSERT INTO ${name} (id, doc${names}) VALUES (?, ?${', ?'.repeat(columns.length)}) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc${updates}`,
+      ),
+      fields: columns.map(([field]) => field),
+    };
+    this.upserts.set(name, upsert);
+    return upsert;
   }
 
   checkpoint(name: string): Promise<bigint> {

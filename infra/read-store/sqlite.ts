@@ -23,7 +23,10 @@ const column = (field: string): string => {
 const sqlValue = (value: string | number | boolean | null): SqlValue =>
   typeof value === 'boolean' ? (value ? 1 : 0) : value;
 
-type Upsert = Readonly<{ statement: Statement<SqlValue[], unknown>; fields: readonly string[] }>;
+/** A write as SQL: a statement (prepared once per text) and its values. */
+type SqlWrite = Readonly<{ sql: string; params: SqlValue[] }>;
+/** How a table's documents are written: the statement, and the indexed fields whose values follow the id and the document. */
+type Upsert = Readonly<{ sql: string; fields: readonly string[] }>;
 
 /** A field of a document as `json_extract` gives it (what the column holds). */
 const columnValue = (doc: Readonly<Doc>, field: string): SqlValue => {
@@ -210,30 +213,28 @@ export class SqliteReadStore implements ReadStore {
   }
 
   commit(writes: readonly Write[], checkpoints: readonly Checkpoint[] = []): Promise<void> {
-    return writeInGroup(this.db, () => this.commitNow(writes, checkpoints));
+    // Resolved to SQL first (tables made, indexed fields' columns read from each put document): what runs in the transaction is statements and values.
+    const statements = writes.map((write) => this.sqlOf(write));
+    for (const checkpoint of checkpoints) {
+      statements.push({
+        sql: 'INSERT INTO projection_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position',
+        params: [checkpoint.name, checkpoint.position.toString()],
+      });
+    }
+    return writeInGroup(this.db, () => this.db.transaction(() => {
+      for (const { sql, params } of statements) this.prepare(sql).run(...params);
+    })());
   }
 
-  private commitNow(writes: readonly Write[], checkpoints: readonly Checkpoint[]): void {
-    const statements = writes.map((write) => ({ write, name: this.ensureTable(write.collection) }));
-    this.db.transaction(() => {
-      for (const { write, name } of statements) {
-        if (write.op === 'put' || write.op === 'put_json') {
-          const upsert = this.upsert(name);
-          const doc = write.doc;
-          upsert.statement.run(doc.id, write.op === 'put' ? JSON.stringify(doc) : write.json, ...upsert.fields.map((field) => columnValue(doc, field)));
-        } else if (write.op === 'delete') {
-          this.prepare(`DELETE FROM ${name} WHERE id = ?`).run(write.id);
-        } else {
-          this.prepare(`DELETE FROM ${name} WHERE ${this.fields(name)(write.field)} = ?`).run(write.eq);
-        }
-      }
-      for (const checkpoint of checkpoints) {
-        this.prepare(
-            'INSERT INTO projection_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position',
-          )
-          .run(checkpoint.name, checkpoint.position.toString());
-      }
-    })();
+  private sqlOf(write: Write): SqlWrite {
+    const name = this.ensureTable(write.collection);
+    if (write.op === 'put' || write.op === 'put_json') {
+      const { sql, fields } = this.upsert(name);
+      const { doc } = write;
+      return { sql, params: [doc.id, write.op === 'put' ? JSON.stringify(doc) : write.json, ...fields.map((field) => columnValue(doc, field))] };
+    }
+    if (write.op === 'delete') return { sql: `DELETE FROM ${name} WHERE id = ?`, params: [write.id] };
+    return { sql: `DELETE FROM ${name} WHERE ${this.fields(name)(write.field)} = ?`, params: [write.eq] };
   }
 
   /** The statement that writes a document with its indexed fields' columns, and those fields in its parameters' order. */
@@ -244,9 +245,7 @@ export class SqliteReadStore implements ReadStore {
     const names = columns.map(([, columnName]) => `, ${columnName}`).join('');
     const updates = columns.map(([, columnName]) => `, ${columnName} = excluded.${columnName}`).join('');
     const upsert = {
-      statement: this.prepare(
-        `INSERT INTO ${name} (id, doc${names}) VALUES (?, ?${', ?'.repeat(columns.length)}) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc${updates}`,
-      ),
+      sql: `INSERT INTO ${name} (id, doc${names}) VALUES (?, ?${', ?'.repeat(columns.length)}) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc${updates}`,
       fields: columns.map(([field]) => field),
     };
     this.upserts.set(name, upsert);

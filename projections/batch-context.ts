@@ -1,3 +1,4 @@
+import { valueAt } from '../infra/read-store/field-value';
 import type { Doc, ReadStore, Write } from '../infra/read-store/port';
 import type { ProjectionContext } from './projection';
 
@@ -7,11 +8,15 @@ type Erasure = Readonly<{ field: string; eq: string }>;
  * Buffers a batch's writes so they commit together, while later events in the batch read them.
  * A put keeps the document as JSON text: a copy the handler can no longer change, made once, and
  * the very text the store writes (a document put many times in a batch is written once, as last put).
- * The put object is kept beside it, frozen at its top level, for a store that reads indexed fields from it.
+ * Beside it, the values of the fields the collection's indexes name (`indexed`), taken as put, for
+ * a store that indexes them without parsing the text.
  */
-type Put = Readonly<{ json: string; doc: Readonly<Doc> }>;
+type Put = Readonly<{ json: string; fields?: Record<string, unknown> }>;
 
-export const batchContext = (readStore: ReadStore): ProjectionContext & { writes(): Write[] } => {
+export const batchContext = (
+  readStore: ReadStore,
+  indexed: ReadonlyMap<string, readonly string[]> = new Map(),
+): ProjectionContext & { writes(): Write[] } => {
   const pending = new Map<string, Map<string, Put | null>>();
   // Deletions by field, per collection: committed before the writes by id, so a document the batch
   // wrote before the deletion is deleted with it (its pending write becomes a delete), and one written
@@ -37,14 +42,17 @@ export const batchContext = (readStore: ReadStore): ProjectionContext & { writes
       return stored && erased(collection, stored) ? null : stored;
     },
     put: (collection, doc) => {
-      of(collection).set(doc.id, { json: JSON.stringify(doc), doc: Object.freeze(doc) });
+      const fields = indexed.get(collection);
+      of(collection).set(doc.id, { json: JSON.stringify(doc), ...(fields && { fields: Object.fromEntries(fields.map((field) => [field, valueAt(doc, field)])) }) });
     },
     delete: (collection, id) => {
       of(collection).set(id, null);
     },
     deleteWhere: (collection, field, eq) => {
       erasures.set(collection, [...(erasures.get(collection) ?? []), { field, eq }]);
-      for (const [id, put] of of(collection)) if (put !== null && put.doc[field] === eq) of(collection).set(id, null);
+      for (const [id, put] of of(collection)) {
+        if (put !== null && (put.fields && field in put.fields ? put.fields[field] : (JSON.parse(put.json) as Doc)[field]) === eq) of(collection).set(id, null);
+      }
     },
     writes: () => [
       ...[...erasures].flatMap(([collection, list]) => list.map(({ field, eq }): Write => ({ op: 'deleteWhere', collection, field, eq }))),

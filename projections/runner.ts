@@ -100,6 +100,8 @@ const pointerWrite = (name: string, generation: Generation): Write => {
  */
 export class ProjectionRunner {
   private readonly slots: Slot[];
+  /** Per collection, the fields its indexes name: a batch hands their values to the store with each document. */
+  private readonly indexed: ReadonlyMap<string, readonly string[]>;
   /** Where each collection's live generation lives; the API's view resolves through it. */
   private readonly live = new Map<string, string>();
   /** The API's read store: the live generation of every read model. */
@@ -137,6 +139,11 @@ export class ProjectionRunner {
     this.pollMs = options.pollMs ?? 1000;
     this.slots = projections.map((projection) => ({ projection, live: { generation: 0, version: projection.version }, checkpoint: 0n }));
     this.readStore = new GenerationView(raw, (collection) => this.live.get(collection) ?? collection);
+    const indexed = new Map<string, Set<string>>();
+    for (const { collection, fields } of projections.flatMap((projection) => projection.indexes)) {
+      indexed.set(collection, new Set([...(indexed.get(collection) ?? []), ...fields]));
+    }
+    this.indexed = new Map([...indexed].map(([collection, fields]) => [collection, [...fields]]));
   }
 
   /** Loads each projection's live generation and checkpoint; one without a checkpoint starts from an empty read model. */
@@ -353,7 +360,7 @@ export class ProjectionRunner {
       const batch = await this.store.readAll(status.position, this.rebuildBatchSize);
       if (batch.length === 0) return 0;
       const last = batch[batch.length - 1]!.position;
-      const context = batchContext(view);
+      const context = batchContext(view, this.indexed);
       await applyBatch(builds.map((build) => ({ projection: build.slot.projection, after: 0n })), batch, context);
       await view.commit(context.writes(), builds.map((build) => ({ name: build.checkpoint, position: last })));
       status.events += batch.length;
@@ -436,7 +443,7 @@ export class ProjectionRunner {
       if (batch.length === 0) break;
       const last = batch[batch.length - 1]!.position;
       // One context and one commit for every projection: the batch costs one transaction.
-      const context = batchContext(this.readStore);
+      const context = batchContext(this.readStore, this.indexed);
       const moved = this.slots.filter((slot) => slot.checkpoint < last);
       await applyBatch(moved.map((slot) => ({ projection: slot.projection, after: slot.checkpoint })), batch, context);
       await this.readStore.commit(

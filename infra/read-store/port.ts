@@ -30,10 +30,10 @@ export type Write =
   | { op: 'put'; collection: string; doc: Doc }
   /**
    * A put of a document already serialized (a projection batch serializes each document once, when
-   * it is put); `doc` is the object it was serialized from, frozen at its top level, where a store
-   * may read top-level fields without parsing `json`.
+   * it is put); `fields`: the values, as put, of the fields the collection's indexes name, which a
+   * store may index without parsing `json`.
    */
-  | { op: 'put_json'; collection: string; id: string; json: string; doc: Readonly<Doc> }
+  | { op: 'put_json'; collection: string; id: string; json: string; fields?: Readonly<Record<string, unknown>> }
   | { op: 'delete'; collection: string; id: string }
   /** Every document of the collection with `field` equal to `eq` (what one organisation holds, say). */
   | { op: 'deleteWhere'; collection: string; field: string; eq: string };

@@ -2,6 +2,7 @@ import type { SqliteDatabase } from '../sqlite/open-database';
 import { assertCollection, assertField } from './names';
 import type { Checkpoint, Condition, Doc, FindQuery, IndexSpec, Page, ReadStore, Write } from './port';
 import { UnknownCursor } from './unknown-cursor';
+import { valueAt } from './field-value';
 import { writeInGroup } from '../sqlite/group-commit';
 import { settle } from '../sqlite/settle';
 
@@ -28,10 +29,8 @@ type SqlWrite = Readonly<{ sql: string; params: SqlValue[] }>;
 /** How a table's documents are written: the statement, and the indexed fields whose values follow the id and the document. */
 type Upsert = Readonly<{ sql: string; fields: readonly string[] }>;
 
-/** A field of a document as `json_extract` gives it (what the column holds). */
-const columnValue = (doc: Readonly<Doc>, field: string): SqlValue => {
-  let value: unknown = doc;
-  for (const key of field.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+/** A field's value as `json_extract` gives it (what its column holds). */
+const asColumn = (value: unknown): SqlValue => {
   if (value === undefined || value === null) return null;
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value === 'string' || typeof value === 'number') return value;
@@ -71,7 +70,7 @@ const whereClause = (fieldSql: Fields, conditions: readonly Condition[] = []): {
 /**
  * Read models as JSON documents in the embedded SQLite file, one table per collection. Every field
  * an index names is also kept in a column of its own, written with the document (its value as
- * `json_extract` would give it, taken from the put object), so indexes are built on plain columns
+ * `json_extract` would give it, taken from the put object or the values a batch gave with the text), so indexes are built on plain columns
  * and queries filter and sort on them; other fields are read from the document.
  */
 export class SqliteReadStore implements ReadStore {
@@ -228,10 +227,17 @@ export class SqliteReadStore implements ReadStore {
 
   private sqlOf(write: Write): SqlWrite {
     const name = this.ensureTable(write.collection);
-    if (write.op === 'put' || write.op === 'put_json') {
+    if (write.op === 'put') {
       const { sql, fields } = this.upsert(name);
-      const { doc } = write;
-      return { sql, params: [doc.id, write.op === 'put' ? JSON.stringify(doc) : write.json, ...fields.map((field) => columnValue(doc, field))] };
+      return { sql, params: [write.doc.id, JSON.stringify(write.doc), ...fields.map((field) => asColumn(valueAt(write.doc, field)))] };
+    }
+    if (write.op === 'put_json') {
+      const { sql, fields } = this.upsert(name);
+      const given = write.fields ?? {};
+      // A field the writer did not give (a put from elsewhere) is read from the document.
+      let parsed: unknown;
+      const value = (field: string) => (field in given ? given[field] : valueAt((parsed ??= JSON.parse(write.json)), field));
+      return { sql, params: [write.id, write.json, ...fields.map((field) => asColumn(value(field)))] };
     }
     if (write.op === 'delete') return { sql: `DELETE FROM ${name} WHERE id = ?`, params: [write.id] };
     return { sql: `DELETE FROM ${name} WHERE ${this.fields(name)(write.field)} = ?`, params: [write.eq] };

@@ -34,7 +34,7 @@ describe('SQLite read store: indexed fields in columns of their own', () => {
     expect(indexes.map((row) => row.name)).toEqual(['rm_things__by__org__created']);
 
     // Written after the migration: the columns follow the document, on insert and on replace.
-    await store.commit([{ op: 'put', collection: 'things', doc: thing(4) }, { op: 'put_json', collection: 'things', id: 'thing_1', json: JSON.stringify({ ...thing(1), org: 'org_b' }), doc: { ...thing(1), org: 'org_b' } }]);
+    await store.commit([{ op: 'put', collection: 'things', doc: thing(4) }, { op: 'put_json', collection: 'things', id: 'thing_1', json: JSON.stringify({ ...thing(1), org: 'org_b' }), fields: { org: 'org_b' } }]);
     const page = await store.find<Thing>('things', { where: [{ field: 'org', eq: 'org_a' }], orderBy: 'created', limit: 10 });
     expect(page.data.map((doc) => doc.id)).toEqual(['thing_4', 'thing_2']);
     expect((await store.findAll<Thing>('things', [{ field: 'org', eq: 'org_b' }])).map((doc) => doc.id)).toEqual(['thing_1', 'thing_3']);

@@ -33,7 +33,7 @@ export type BenchSeed = Readonly<{
 export type Served = Readonly<{ url: string; keys: Record<string, string[]>; metered: string[] }>;
 
 /** What the service did while the load ran, summed: divided by the requests, the per-request profile. */
-export type WorkDone = { commits: number; writes: number; streamLoads: number; accountingCalls: number };
+export type WorkDone = { commits: number; writes: number; streamLoads: number; accountingCalls: number; cpuMs: number };
 
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
@@ -69,7 +69,7 @@ const countWork = (services: Services) => {
   const { store } = services;
   const readStream = store.readStream.bind(store);
   const readStreamToFold = store.readStreamToFold.bind(store);
-  const counted: WorkDone = { commits: 0, writes: 0, streamLoads: 0, accountingCalls: 0 };
+  const counted = { streamLoads: 0, accountingCalls: 0 };
   store.readStream = (...args) => {
     counted.streamLoads += 1;
     return readStream(...args);
@@ -83,8 +83,12 @@ const countWork = (services: Services) => {
     if (String(input instanceof Request ? input.url : input).startsWith(services.accountingUrl)) counted.accountingCalls += 1;
     return realFetch(input, init);
   };
-  let start = { commits: 0, writes: 0 };
-  const sum = () => ({ ...group.counts });
+  // The server process's CPU time (every thread), which other load on the machine does not inflate as it does the rate.
+  const sum = () => {
+    const cpu = process.cpuUsage();
+    return { ...group.counts, cpuMs: (cpu.user + cpu.system) / 1000 };
+  };
+  let start = sum();
   return {
     reset: () => {
       start = sum();
@@ -93,7 +97,7 @@ const countWork = (services: Services) => {
     },
     read: (): WorkDone => {
       const now = sum();
-      return { ...counted, commits: now.commits - start.commits, writes: now.writes - start.writes };
+      return { ...counted, commits: now.commits - start.commits, writes: now.writes - start.writes, cpuMs: now.cpuMs - start.cpuMs };
     },
   };
 };

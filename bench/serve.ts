@@ -68,10 +68,15 @@ const countWork = (services: Services) => {
   const group = enableGroupCommit(services.db);
   const { store } = services;
   const readStream = store.readStream.bind(store);
+  const readStreamToFold = store.readStreamToFold.bind(store);
   const counted = { streamLoads: 0, accountingCalls: 0 };
   store.readStream = (...args) => {
     counted.streamLoads += 1;
     return readStream(...args);
+  };
+  store.readStreamToFold = (...args) => {
+    counted.streamLoads += 1;
+    return readStreamToFold(...args);
   };
   const realFetch = globalThis.fetch;
   globalThis.fetch = (input, init) => {

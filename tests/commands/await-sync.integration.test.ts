@@ -10,10 +10,16 @@ const synced = { invoiceId: 'inv_1', accountingInvoiceId: 'x_1', number: 'INV-1'
 const countingStore = () => {
   const store = new SqliteEventStore(openDatabase(':memory:'));
   const loads = new Map<string, number>();
+  const count = (streamId: string) => loads.set(streamId, (loads.get(streamId) ?? 0) + 1);
   const readStream = store.readStream.bind(store);
+  const readStreamToFold = store.readStreamToFold.bind(store);
   store.readStream = (streamId, fromRevision) => {
-    loads.set(streamId, (loads.get(streamId) ?? 0) + 1);
+    count(streamId);
     return readStream(streamId, fromRevision);
+  };
+  store.readStreamToFold = (streamId, fromRevision) => {
+    count(streamId);
+    return readStreamToFold(streamId, fromRevision);
   };
   return { store, loads: (streamId: string) => loads.get(streamId) ?? 0 };
 };

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { subscribe } from 'node:diagnostics_channel';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import type { ClientRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { organisationStream } from '../domain/organisation/events';
@@ -14,8 +16,8 @@ import { startBareExpress } from './bare-express';
 
 /**
  * The process under test, apart from the load generator's: `node dist/bench/serve.js bare|service`
- * starts the baseline or the service (embedded profile, demonstration accounting system
- * in-process), seeds the data sizes it is told (`BenchSeed` in the environment as JSON), sends
+ * starts the baseline or the service (embedded profile, demonstration accounting system on a
+ * thread of its own), seeds the data sizes it is told (`BenchSeed` in the environment as JSON), sends
  * the parent what the load needs over IPC, and stops on the parent's 'stop' message (a CPU profile,
  * when started with `--cpu-prof`, is written then).
  */
@@ -33,7 +35,31 @@ export type BenchSeed = Readonly<{
 export type Served = Readonly<{ url: string; keys: Record<string, string[]>; metered: string[] }>;
 
 /** What the service did while the load ran, summed: divided by the requests, the per-request profile. */
-export type WorkDone = { commits: number; writes: number; streamLoads: number; accountingCalls: number };
+export type WorkDone = {
+  commits: number;
+  writes: number;
+  streamLoads: number;
+  accountingCalls: number;
+  /** CPU time of the service's main thread (its event loop), where Linux's /proc tells it; else null. */
+  mainThreadCpuMs: number | null;
+  /** CPU time of the whole process: the main thread and any other (the demonstration accounting system's). */
+  processCpuMs: number;
+};
+
+/** User + system CPU of this process's main thread, from /proc (clock ticks of 10 ms); null elsewhere. */
+const mainThreadCpuMs = (): number | null => {
+  try {
+    const stat = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+};
+const processCpuMs = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
@@ -61,25 +87,25 @@ const post = async (url: string, token: string, body: unknown, idempotencyKey?: 
 
 /**
  * Counts the service's commits (its connection's group commits, one fsync each; the demonstration
- * ledger's file commits apart), the writes that joined them, stream loads, and calls to the
- * accounting system (each a round trip), from `reset()`.
+ * ledger's file commits apart), the writes that joined them, stream loads, calls to the
+ * accounting system (each a round trip), and CPU time (the main thread's and the process's), from `reset()`.
  */
 const countWork = (services: Services) => {
   const group = enableGroupCommit(services.db);
   const { store } = services;
   const readStream = store.readStream.bind(store);
-  const counted: WorkDone = { commits: 0, writes: 0, streamLoads: 0, accountingCalls: 0 };
+  const counted = { streamLoads: 0, accountingCalls: 0 };
   store.readStream = (...args) => {
     counted.streamLoads += 1;
     return readStream(...args);
   };
-  const realFetch = globalThis.fetch;
-  globalThis.fetch = (input, init) => {
-    if (String(input instanceof Request ? input.url : input).startsWith(services.accountingUrl)) counted.accountingCalls += 1;
-    return realFetch(input, init);
-  };
-  let start = { commits: 0, writes: 0 };
-  const sum = () => ({ ...group.counts });
+  // Every request node:http sends is published on this channel: those to the accounting system are its round trips.
+  const accountingHost = new URL(services.accountingUrl).host;
+  subscribe('http.client.request.start', (message) => {
+    if ((message as { request: ClientRequest }).request.getHeader('host') === accountingHost) counted.accountingCalls += 1;
+  });
+  const sum = () => ({ ...group.counts, mainThreadCpuMs: mainThreadCpuMs(), processCpuMs: processCpuMs() });
+  let start = sum();
   return {
     reset: () => {
       start = sum();
@@ -88,7 +114,13 @@ const countWork = (services: Services) => {
     },
     read: (): WorkDone => {
       const now = sum();
-      return { ...counted, commits: now.commits - start.commits, writes: now.writes - start.writes };
+      return {
+        ...counted,
+        commits: now.commits - start.commits,
+        writes: now.writes - start.writes,
+        mainThreadCpuMs: now.mainThreadCpuMs === null || start.mainThreadCpuMs === null ? null : now.mainThreadCpuMs - start.mainThreadCpuMs,
+        processCpuMs: now.processCpuMs - start.processCpuMs,
+      };
     },
   };
 };

@@ -14,9 +14,10 @@ export type HttpClientOptions = Readonly<{
   timeoutMs?: number;
   retries?: number;
   backoffMs?: number;
-  /** Connections kept open to the accounting system at most; further calls queue for one. */
-  maxSockets?: number;
 }>;
+
+/** Connections open to the accounting system at most, kept alive between calls; further calls queue for one. */
+const MAX_SOCKETS = 16;
 
 type Call = { method: string; path: string; body?: unknown; idempotencyKey?: string };
 
@@ -39,7 +40,7 @@ export const httpAccountingSystem = (options: HttpClientOptions): AccountingSyst
   const backoffMs = options.backoffMs ?? 200;
   const base = new URL(options.baseUrl);
   const secure = base.protocol === 'https:';
-  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 16 };
+  const agentOptions = { keepAlive: true, maxSockets: MAX_SOCKETS };
   const agent = secure ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
   const send = secure ? httpsRequest : httpRequest;
   const basePath = base.pathname.replace(/\/$/, '');

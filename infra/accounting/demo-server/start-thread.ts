@@ -33,8 +33,6 @@ export const startDemoAccountingThread = async (options: DemoServerOptions) => {
   });
   return {
     url,
-    /** The thread's id in this process (its own event loop). */
-    threadId: worker.threadId,
     close: () =>
       new Promise<void>((resolve, reject) => {
         failClose = reject;

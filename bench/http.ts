@@ -11,7 +11,11 @@ export type HttpOptions = Readonly<{
   organisationEvents: number;
   /** Where the servers write CPU profiles (`--cpu-prof`); null for none. */
   profileDir: string | null;
+  /** The service rows to run (`creations`, `usage`, `seeded`); the baseline always runs. */
+  rows: ReadonlySet<string>;
 }>;
+
+export const HTTP_ROWS = ['creations', 'usage', 'seeded'] as const;
 
 // The API allows 120 requests a minute per key: the load is spread over enough keys.
 const REQUESTS_PER_KEY = 100;
@@ -20,8 +24,8 @@ const keysFor = (requests: number) => Math.ceil(requests / REQUESTS_PER_KEY) + 1
 
 const formatWork = (work: WorkDone, requests: number): string => {
   const each = (n: number) => (n / requests).toFixed(2);
-  const cpu = `${work.mainThreadCpuMs === null ? '' : `main thread ${each(work.mainThreadCpuMs)} ms CPU of `}${each(work.processCpuMs)} ms process CPU`;
-  return `  per request: ${each(work.commits)} commits (fsyncs) shared by ${each(work.writes)} writes, ${each(work.streamLoads)} stream loads, ${each(work.accountingCalls)} accounting round trips; ${cpu}`;
+  const mainThread = work.mainThreadCpuMs === null ? '' : ` (main thread ${each(work.mainThreadCpuMs)} ms)`;
+  return `  per request: ${each(work.commits)} commits (fsyncs) shared by ${each(work.writes)} writes, ${each(work.streamLoads)} stream loads, ${each(work.accountingCalls)} accounting round trips, ${each(work.cpuMs)} ms server CPU${mainThread}`;
 };
 
 /** Starts `bench/serve.ts` in its own process: the load generator never shares the server's event loop. */
@@ -87,44 +91,64 @@ export const httpBench = async (options: HttpOptions, print: (line: string) => v
   const baseline = row('baseline: bare Express JSON POST', await runLoad(bare.origin, requests * 5, connections, () => ({ path: '/echo', headers: {}, body })));
   await bare.stop();
 
-  const empty = await startServer(
-    'service',
-    { idempotencyRecords: 0, organisationEvents: 0, keys: { 'subscriptions:write': keysFor(requests), 'usage:write': keysFor(options.usageBatches) }, meteredSubscriptions: connections },
-    options.profileDir,
-  );
-  const created = row('POST /v1/subscriptions (+ first invoice)', await empty.measure(() => runLoad(empty.origin, requests, connections, creations(empty.served, 'empty'))));
-  print(formatRatio('subscription creation', created, baseline));
+  const { rows } = options;
+  const measured: LoadResult[] = [];
+  let created: LoadResult | null = null;
+  if (rows.has('creations') || rows.has('usage')) {
+    const empty = await startServer(
+      'service',
+      {
+        idempotencyRecords: 0,
+        organisationEvents: 0,
+        keys: { 'subscriptions:write': rows.has('creations') ? keysFor(requests) : 0, 'usage:write': rows.has('usage') ? keysFor(options.usageBatches) : 0 },
+        meteredSubscriptions: rows.has('usage') ? connections : 0,
+      },
+      options.profileDir,
+    );
+    if (rows.has('creations')) {
+      created = row('POST /v1/subscriptions (+ first invoice)', await empty.measure(() => runLoad(empty.origin, requests, connections, creations(empty.served, 'empty'))));
+      print(formatRatio('subscription creation', created, baseline));
+      measured.push(created);
+    }
+    if (rows.has('usage')) {
+      // Usage ingestion: one usage-only subscription per connection, so batches append to different streams.
+      const { metered } = empty.served;
+      const usage = row(
+        `POST /v1/usage_events (${EVENTS_PER_BATCH} a batch)`,
+        await empty.measure(() =>
+          runLoad(empty.origin, options.usageBatches, connections, (i) => ({
+            path: '/v1/usage_events',
+            headers: { authorization: `Bearer ${empty.served.keys['usage:write']![Math.floor(i / REQUESTS_PER_KEY)]}` },
+            body: JSON.stringify({
+              events: Array.from({ length: EVENTS_PER_BATCH }, (_, k) => ({ event_id: `bench-${i}-${k}`, subscription: metered[i % metered.length], meter_code: 'api_calls', quantity: '1.5' })),
+            }),
+          })),
+        ),
+      );
+      print(`  usage ingestion: ${(usage.perSecond * EVENTS_PER_BATCH).toFixed(0)} events/s (durable, de-duplicated by event_id)`);
+      print(formatRatio('usage batches', usage, baseline));
+      measured.push(usage);
+    }
+    await empty.stop();
+  }
 
-  // Usage ingestion: one usage-only subscription per connection, so batches append to different streams.
-  const { metered } = empty.served;
-  const usage = row(
-    `POST /v1/usage_events (${EVENTS_PER_BATCH} a batch)`,
-    await empty.measure(() => runLoad(empty.origin, options.usageBatches, connections, (i) => ({
-      path: '/v1/usage_events',
-      headers: { authorization: `Bearer ${empty.served.keys['usage:write']![Math.floor(i / REQUESTS_PER_KEY)]}` },
-      body: JSON.stringify({
-        events: Array.from({ length: EVENTS_PER_BATCH }, (_, k) => ({ event_id: `bench-${i}-${k}`, subscription: metered[i % metered.length], meter_code: 'api_calls', quantity: '1.5' })),
-      }),
-    }))),
-  );
-  print(`  usage ingestion: ${(usage.perSecond * EVENTS_PER_BATCH).toFixed(0)} events/s (durable, de-duplicated by event_id)`);
-  print(formatRatio('usage batches', usage, baseline));
-  await empty.stop();
+  if (rows.has('seeded')) {
+    const seeded = await startServer(
+      'service',
+      { idempotencyRecords: options.idempotencyRecords, organisationEvents: options.organisationEvents, keys: { 'subscriptions:write': keysFor(requests) }, meteredSubscriptions: 0 },
+      options.profileDir,
+    );
+    const withData = row(
+      `  … ${options.idempotencyRecords} idempotency records, ${options.organisationEvents}-event org`,
+      await seeded.measure(() => runLoad(seeded.origin, requests, connections, creations(seeded.served, 'seeded'))),
+    );
+    print(formatRatio('with data', withData, baseline));
+    if (created) print(`  with data: ${(withData.perSecond / created.perSecond).toFixed(3)} × the empty-database figure`);
+    measured.push(withData);
+    await seeded.stop();
+  }
 
-  const seeded = await startServer(
-    'service',
-    { idempotencyRecords: options.idempotencyRecords, organisationEvents: options.organisationEvents, keys: { 'subscriptions:write': keysFor(requests) }, meteredSubscriptions: 0 },
-    options.profileDir,
-  );
-  const withData = row(
-    `  … ${options.idempotencyRecords} idempotency records, ${options.organisationEvents}-event org`,
-    await seeded.measure(() => runLoad(seeded.origin, requests, connections, creations(seeded.served, 'seeded'))),
-  );
-  print(formatRatio('with data', withData, baseline));
-  print(`  with data: ${(withData.perSecond / created.perSecond).toFixed(3)} × the empty-database figure`);
-  await seeded.stop();
-
-  const slowest = Math.max(created.perSecond, usage.perSecond, withData.perSecond);
+  const slowest = Math.max(0, ...measured.map((result) => result.perSecond));
   if (baseline.perSecond < 3 * slowest) {
     print(`  note: the baseline is less than 3 × the service figures; the load generator may be limiting them`);
   }

@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { httpBench } from './http';
+import { HTTP_ROWS, httpBench } from './http';
 import { scaleRows } from './scale';
 
 /**
  * `npm run bench [-- --profile]`: every row beside its baseline measured in the same run. Sections
  * (`BENCH_SECTIONS`, default all, comma-separated): `http` (autocannon against the service in its
- * own process) and `scale` (memory after many events, rebuild beside a raw scan, folds). Data sizes and load from the environment; `--profile` has every
- * server process write a CPU profile into `bench-profiles/`.
+ * own process; `BENCH_ROWS` picks its rows, default `creations,usage,seeded`, the baseline always
+ * runs) and `scale` (memory after many events, rebuild beside a raw scan, folds). Data sizes and
+ * load from the environment; `--profile` has every server process write a CPU profile into `bench-profiles/`.
  */
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const profileDir = process.argv.includes('--profile') ? resolve('bench-profiles') : null;
@@ -22,7 +23,10 @@ const sections: Record<string, () => Promise<boolean>> = {
       idempotencyRecords: env('BENCH_IDEMPOTENCY_RECORDS', 100_000),
       organisationEvents: env('BENCH_ORG_EVENTS', 1000),
       profileDir,
+      rows: new Set((process.env.BENCH_ROWS ?? HTTP_ROWS.join(',')).split(',').map((name) => name.trim())),
     };
+    const unknown = [...options.rows].filter((name) => !(HTTP_ROWS as readonly string[]).includes(name));
+    if (unknown.length > 0) throw new Error(`unknown bench rows ${unknown.join(', ')}; known: ${HTTP_ROWS.join(', ')}`);
     print(`http: autocannon, ${options.connections} connections, ${options.requests} requests a row (the baseline 5 ×), Node ${process.version}`);
     return httpBench(options, print);
   },

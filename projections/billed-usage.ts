@@ -1,10 +1,10 @@
 import { decodeEvent } from '../domain/decode-event';
-import type { UsagePeriodBilled, UsageRecorded } from '../domain/usage/events';
-import { usageStream } from '../domain/usage/events';
+import type { RecordedUsage, UsagePeriodBilled, UsageRecorded } from '../domain/usage/events';
+import { recordedUsages, usageStream } from '../domain/usage/events';
 import type { EventStore } from '../infra/event-store/port';
 
 /** One usage event as the client reported it and the service stored it. */
-export type BilledUsageEvent = UsageRecorded['data']['events'][number] & Readonly<{ recordedAt: string }>;
+export type BilledUsageEvent = RecordedUsage & Readonly<{ recordedAt: string }>;
 
 /**
  * The usage events a usage invoice line billed, in the order they were stored: those of its meter in
@@ -20,7 +20,7 @@ export const billedUsageEvents = async (store: EventStore, subscriptionId: strin
   return events
     .filter((e) => e.type === 'UsageRecorded' && e.revision < billing.revision)
     .flatMap((e) =>
-      (e.data as UsageRecorded['data']).events
+      recordedUsages(e.data as UsageRecorded['data'])
         .filter((usage) => usage.meterId === meterId && usage.periodStart === periodStart)
         .map((usage) => ({ ...usage, recordedAt: e.metadata.recordedTime })),
     );

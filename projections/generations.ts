@@ -39,6 +39,9 @@ export class GenerationView implements ReadStore {
   get<T extends Doc>(collection: string, id: string): Promise<T | null> {
     return this.inner.get<T>(this.name(collection), id);
   }
+  getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<T[]> {
+    return this.inner.getMany<T>(this.name(collection), ids);
+  }
   find<T extends Doc>(collection: string, query: FindQuery): Promise<Page<T>> {
     return this.inner.find<T>(this.name(collection), query);
   }

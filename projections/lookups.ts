@@ -23,8 +23,9 @@ export const readModelLookups = (readStore: ReadStore) => {
       return owner?.id ?? null;
     },
     usageEventSubscriptions: async (organisationId: string, eventIds: readonly string[]) => {
-      const docs = await Promise.all(eventIds.map((eventId) => readStore.get<UsageEventIdDoc>(USAGE_EVENT_IDS, usageEventIdKey(organisationId, eventId))));
-      return new Map(docs.flatMap((doc, i) => (doc ? [[eventIds[i]!, doc.subscription] as const] : [])));
+      const eventIdOf = new Map(eventIds.map((eventId) => [usageEventIdKey(organisationId, eventId), eventId]));
+      const docs = await readStore.getMany<UsageEventIdDoc>(USAGE_EVENT_IDS, [...eventIdOf.keys()]);
+      return new Map(docs.map((doc) => [eventIdOf.get(doc.id)!, doc.subscription] as const));
     },
     webhookEndpointCount: (organisationId: string) => readStore.count(WEBHOOK_ENDPOINTS, [ofOrganisation(organisationId)]),
     copyable: async (organisationId: string) => {

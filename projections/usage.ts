@@ -40,25 +40,26 @@ export const usageProjection: Projection = {
   handles: ['UsageRecorded'],
   apply: async (event, context) => {
     const { data } = event as unknown as UsageRecorded;
-    const totals = new Map<string, UsagePeriodDoc>();
-    for (const usage of data.events) {
-      context.put(USAGE_EVENT_IDS, { id: usageEventIdKey(data.organisationId, usage.eventId), subscription: data.subscriptionId, _organisation: data.organisationId });
-      const id = usagePeriodId(data.subscriptionId, usage.meterId, usage.periodStart);
-      const current =
-        totals.get(id) ??
-        (await context.get<UsagePeriodDoc>(USAGE_PERIODS, id)) ?? {
-          id,
-          subscription: data.subscriptionId,
-          meter: usage.meterId,
-          meter_code: usage.meterCode,
-          period_start: usage.periodStart,
-          period_end: usage.periodEnd,
-          quantity: formatQuantity(0n),
-          events: 0,
-          _organisation: data.organisationId,
-        };
-      totals.set(id, { ...current, quantity: formatQuantity(quantityOf(current.quantity)! + quantityOf(usage.quantity)!), events: current.events + 1 });
+    const { subscriptionId, organisationId } = data;
+    // One group per meter and period: its total is one document, read and written once.
+    for (const group of data.groups) {
+      for (const usage of group.events) {
+        context.put(USAGE_EVENT_IDS, { id: usageEventIdKey(organisationId, usage.eventId), subscription: subscriptionId, _organisation: organisationId });
+      }
+      const id = usagePeriodId(subscriptionId, group.meterId, group.periodStart);
+      const current = (await context.get<UsagePeriodDoc>(USAGE_PERIODS, id)) ?? {
+        id,
+        subscription: subscriptionId,
+        meter: group.meterId,
+        meter_code: group.meterCode,
+        period_start: group.periodStart,
+        period_end: group.periodEnd,
+        quantity: formatQuantity(0n),
+        events: 0,
+        _organisation: organisationId,
+      };
+      const added = group.events.reduce((sum, usage) => sum + quantityOf(usage.quantity)!, 0n);
+      context.put(USAGE_PERIODS, { ...current, quantity: formatQuantity(quantityOf(current.quantity)! + added), events: current.events + group.events.length });
     }
-    for (const doc of totals.values()) context.put(USAGE_PERIODS, doc);
   },
 };

@@ -77,7 +77,8 @@ export const jsonBody = (): RequestHandler => (req, _res, next) => {
     }
     req.rawBody = text;
     if (text.trim() === '') return next();
-    if ([...text].length > MAX_BODY_CHARACTERS) return fail(tooLarge());
+    // Characters are at most UTF-16 units: only a text longer in units can be too long in characters (counting them copies the body).
+    if (text.length > MAX_BODY_CHARACTERS && [...text].length > MAX_BODY_CHARACTERS) return fail(tooLarge());
     if (!JSON_MEDIA_TYPE.test(req.headers['content-type'] ?? '')) {
       return fail(invalidParameter('Content-Type', 'Send a body as Content-Type: application/json (UTF-8).'));
     }

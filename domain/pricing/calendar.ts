@@ -1,11 +1,13 @@
 import { DateTime } from 'luxon';
 import { addMonths, type CivilDate, dayNumber, fromDayNumber, inCivilRange, printCivilDate, readCivilDate } from './civil-date';
+import { readInstant } from './civil-instant';
 
 export type IntervalUnit = 'day' | 'week' | 'month' | 'year';
 export type Interval = Readonly<{ unit: IntervalUnit; count: number }>;
 export type Period = Readonly<{ start: string; end: string }>;
 
 const DATE = 'yyyy-MM-dd';
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/;
 const WIDE_DATE = /^(\d{4,6})-(\d{2})-(\d{2})$/;
 // Years past 9999 print with five digits; they are read back as the same dates, so they compare as dates.
 const parse = (date: string): DateTime => {
@@ -38,6 +40,13 @@ export const byLuxon = {
   compareDates: (a: string, b: string): number => parse(a).toMillis() - parse(b).toMillis(),
   daysBetween: (start: string, end: string): number => Math.round(parse(end).diff(parse(start), 'days').days),
   addDays: (date: string, days: number): string => print(parse(date).plus({ days })),
+  dateIn: (instant: string, timezone: string): string => DateTime.fromISO(instant, { zone: 'UTC' }).setZone(timezone).toFormat(DATE),
+  parseInstant: (text: string): string | null => {
+    if (!INSTANT.test(text)) return null;
+    const parsed = DateTime.fromISO(text, { setZone: true });
+    const instant = parsed.isValid ? parsed.toUTC().toISO() : null;
+    return instant !== null && isDateInRange(instant.slice(0, 10)) ? instant : null;
+  },
 };
 
 /** The same step in plain date arithmetic (see civil-date.ts); null past the years it covers. */
@@ -119,9 +128,36 @@ export const addDays = (date: string, days: number): string => {
   return to && inCivilRange(to) ? printCivilDate(to) : byLuxon.addDays(date, days);
 };
 
-/** The calendar date of an instant in a timezone. */
-export const dateIn = (instant: string, timezone: string): string =>
-  DateTime.fromISO(instant, { zone: 'UTC' }).setZone(timezone).toFormat(DATE);
+// The form every instant here takes (`parseInstant`'s answers, `Date.prototype.toISOString`): `Date.parse` reads it exactly.
+const UTC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** One formatter of local dates per timezone (null for a name Intl does not take, which Luxon then reads); a formatter is costly to make and cheap to use. */
+const dayFormats = new Map<string, Intl.DateTimeFormat | null>();
+const dayFormatOf = (timezone: string): Intl.DateTimeFormat | null => {
+  let format = dayFormats.get(timezone);
+  if (format === undefined) {
+    try {
+      format = new Intl.DateTimeFormat('en-US', { timeZone: timezone, year: 'numeric', month: 'numeric', day: 'numeric', era: 'short' });
+    } catch {
+      format = null;
+    }
+    dayFormats.set(timezone, format);
+  }
+  return format;
+};
+
+/** The local date of an instant through Intl's formatter; null when it cannot say (Luxon answers then). */
+const dateByIntl = (instant: string, timezone: string): string | null => {
+  const format = UTC_INSTANT.test(instant) ? dayFormatOf(timezone) : null;
+  if (!format) return null;
+  const parts: Record<string, string> = {};
+  for (const part of format.formatToParts(Date.parse(instant))) parts[part.type] = part.value;
+  if (parts.era !== 'AD') return null;
+  return printCivilDate({ year: Number(parts.year), month: Number(parts.month), day: Number(parts.day) });
+};
+
+/** The calendar date of an instant in a timezone (Intl's formatter, kept per timezone, is a tenth of Luxon's time). */
+export const dateIn = (instant: string, timezone: string): string => dateByIntl(instant, timezone) ?? byLuxon.dateIn(instant, timezone);
 
 /** Midnight at the start of a calendar date in a timezone, as an ISO instant in UTC. */
 export const startOfDate = (date: string, timezone: string): string =>
@@ -133,14 +169,14 @@ export const isCalendarDate = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.t
 export const addDaysToInstant = (instant: string, days: number): string =>
   DateTime.fromISO(instant, { zone: 'UTC' }).plus({ days }).toUTC().toISO()!;
 
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/;
-
-/** An ISO 8601 date and time with its offset (or Z) as a UTC instant ('…T10:00:00.000Z'); null when it is not one or its UTC date is outside FIRST_DATE..LAST_DATE. */
+/**
+ * An ISO 8601 date and time with its offset (or Z) as a UTC instant ('…T10:00:00.000Z'); null when it
+ * is not one or its UTC date is outside FIRST_DATE..LAST_DATE. A usage batch reads up to 100 of them:
+ * plain arithmetic answers (`readInstant`, about 1/30 of Luxon's time), Luxon what it leaves undecided.
+ */
 export const parseInstant = (text: string): string | null => {
-  if (!INSTANT.test(text)) return null;
-  const parsed = DateTime.fromISO(text, { setZone: true });
-  const instant = parsed.isValid ? parsed.toUTC().toISO() : null;
-  return instant !== null && isDateInRange(instant.slice(0, 10)) ? instant : null;
+  const read = readInstant(text);
+  return read === undefined ? byLuxon.parseInstant(text) : read;
 };
 
 /** Midday of a calendar date in a timezone, as an ISO instant in UTC (where a test clock advance lands). */

@@ -37,6 +37,23 @@ export const quantityOf = (value: unknown): Quantity | null => {
   return null;
 };
 
+// MAX_QUANTITY has twelve digits before the point: a shorter whole part is within it, a longer one over it.
+const MAX_WHOLE_DIGITS = 12;
+const LEADING_ZEROS = /^0+(?=\d)/;
+
+/**
+ * A reported quantity as its exact text with 4 places (`'12.5'` → `'12.5000'`), null when
+ * `quantityOf` refuses it: `formatQuantity(quantityOf(value))` read as text, with no bigint made,
+ * for the up to 100 quantities of a usage batch.
+ */
+export const quantityText = (value: unknown): string | null => {
+  const text = typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : null;
+  const match = text === null ? null : QUANTITY.exec(text);
+  if (!match) return null;
+  const whole = match[1]!.replace(LEADING_ZEROS, '');
+  return whole.length > MAX_WHOLE_DIGITS ? null : `${whole}.${(match[2] ?? '').padEnd(4, '0')}`;
+};
+
 /** 125000n → '12.5000'. */
 export const formatQuantity = (quantity: Quantity): string =>
   `${quantity / SCALE}.${(quantity % SCALE).toString().padStart(4, '0')}`;

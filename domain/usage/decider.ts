@@ -2,8 +2,8 @@ import { compareDates } from '../pricing/calendar';
 import type { Decider } from '../shared/decider';
 import { type Quantity, quantityOf } from '../pricing/quantity';
 import { type BillUsagePeriod, decideUsageBill } from './billing';
-import type { RecordedUsage, UsageEvent, UsagePeriodBilledData } from './events';
-import { checkNewUsage, rejected, type SentUsage, sentDetails, storedDetails, type UsageOutcome, type UsageSubscription, usageCalendar } from './rules';
+import { type RecordedUsage, sentTimestamp, type UsageEvent, type UsagePeriodBilledData, usageRecordedData } from './events';
+import { checkNewUsage, rejected, type SentUsage, sentDetails, storedDetails, type UsageOutcome, type UsageSubscription, usageCalendar, usageDetails } from './rules';
 
 /** What one meter reported in one period so far: the exact total and the number of events. */
 export type PeriodTotal = { quantity: Quantity; events: number };
@@ -51,7 +51,7 @@ export type UsageDecision = Readonly<{ outcomes: UsageOutcome[]; events: UsageEv
  */
 export const decideUsage = (command: RecordUsage, state: UsageState): UsageDecision => {
   const accepted = new Map<string, RecordedUsage>();
-  const calendar = command.subscription && usageCalendar(command.subscription);
+  const calendar = command.subscription && usageCalendar(command.subscription, state.billedThrough);
   const outcomes = command.events.map((event): UsageOutcome => {
     const stored = accepted.get(event.eventId);
     const known = state.seen.get(event.eventId) ?? (stored ? storedDetails(stored) : undefined);
@@ -65,27 +65,31 @@ export const decideUsage = (command: RecordUsage, state: UsageState): UsageDecis
   const events: UsageEvent[] =
     accepted.size === 0
       ? []
-      : [{ type: 'UsageRecorded', data: { subscriptionId: command.subscriptionId, organisationId: command.organisationId, events: [...accepted.values()] } }];
+      : [{ type: 'UsageRecorded', data: usageRecordedData(command.subscriptionId, command.organisationId, command.now, [...accepted.values()]) }];
   return { outcomes, events };
 };
 
-const addToTotal = (state: UsageState, usage: RecordedUsage): void => {
-  let meters = state.totals.get(usage.periodStart);
-  if (!meters) state.totals.set(usage.periodStart, (meters = new Map<string, PeriodTotal>()));
-  const total = meters.get(usage.meterId);
-  const quantity = quantityOf(usage.quantity)!;
+const addToTotal = (state: UsageState, periodStart: string, meterId: string, quantity: Quantity, events: number): void => {
+  let meters = state.totals.get(periodStart);
+  if (!meters) state.totals.set(periodStart, (meters = new Map<string, PeriodTotal>()));
+  const total = meters.get(meterId);
   if (total) {
     total.quantity += quantity;
-    total.events += 1;
-  } else meters.set(usage.meterId, { quantity, events: 1 });
+    total.events += events;
+  } else meters.set(meterId, { quantity, events });
 };
 
 const evolve = (state: UsageState, event: UsageEvent): UsageState => {
   switch (event.type) {
     case 'UsageRecorded':
-      for (const usage of event.data.events) {
-        state.seen.set(usage.eventId, storedDetails(usage));
-        addToTotal(state, usage);
+      // Read as stored, a group (one meter, one period) at a time: this folds every batch a subscription ever sent.
+      for (const group of event.data.groups) {
+        let quantity = 0n;
+        for (const usage of group.events) {
+          state.seen.set(usage.eventId, usageDetails(group.meterCode, usage.quantity, sentTimestamp(usage) ?? ''));
+          quantity += quantityOf(usage.quantity)!;
+        }
+        addToTotal(state, group.periodStart, group.meterId, quantity, group.events.length);
       }
       return state;
     case 'UsagePeriodBilled':

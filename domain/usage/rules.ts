@@ -1,7 +1,7 @@
 import { ownedNow } from '../organisation/rules';
 import type { Interval } from '../pricing/calendar';
 import { addDays, compareDates, dateIn, parseInstant, periodContaining } from '../pricing/calendar';
-import { formatQuantity, quantityOf } from '../pricing/quantity';
+import { quantityText } from '../pricing/quantity';
 import type { LiveStatus, SubscriptionState } from '../subscription/lifecycle';
 import { endsAtRenewal } from './billing';
 import type { RecordedUsage } from './events';
@@ -67,38 +67,51 @@ export const usageSubscriptionOf = (state: SubscriptionState, organisation: { or
  * The subscription is the stream's, or compared by the batch.
  */
 export const sentDetails = (event: SentUsage): string => {
-  const quantity = quantityOf(event.quantity);
+  const quantity = quantityText(event.quantity);
   const instant = typeof event.timestamp === 'string' ? parseInstant(event.timestamp) : null;
   const timestamp = event.timestamp === undefined ? '' : (instant ?? `raw:${JSON.stringify(event.timestamp)}`);
-  return [event.meterCode, quantity === null ? `raw:${JSON.stringify(event.quantity)}` : formatQuantity(quantity), timestamp].join('\u0000');
+  return usageDetails(event.meterCode, quantity ?? `raw:${JSON.stringify(event.quantity)}`, timestamp);
 };
 
-export const storedDetails = (event: RecordedUsage): string =>
-  [event.meterCode, event.quantity, event.timestampSent ? event.timestamp : ''].join('\u0000');
+/** The details of an event: its meter code, exact quantity, and the timestamp it was sent with ('' when none). */
+export const usageDetails = (meterCode: string, quantity: string, sentTimestamp: string): string => `${meterCode}\u0000${quantity}\u0000${sentTimestamp}`;
+
+export const storedDetails = (event: RecordedUsage): string => usageDetails(event.meterCode, event.quantity, event.timestampSent ? event.timestamp : '');
 
 /**
  * The local date and billing period of a subscription's instants, remembered for one decision: a
  * batch's events mostly share a day, and the calendar maths is most of a decision's cost. Offsets
  * are whole quarter hours, so instants in one UTC quarter hour share their local date.
+ * `outOfPeriod(date)`: the date is before the start, after the last usage day, or in a usage period
+ * already billed (through `billedThrough`, the state's).
  */
-export type UsageCalendar = Readonly<{ dateOf(instant: string): string; periodOf(date: string): Readonly<{ start: string; end: string }> }>;
+export type UsageCalendar = Readonly<{
+  dateOf(instant: string): string;
+  periodOf(date: string): Readonly<{ start: string; end: string }>;
+  outOfPeriod(date: string): boolean;
+}>;
 
-export const usageCalendar = (subscription: UsageSubscription): UsageCalendar => {
-  const dates = new Map<string, string>();
-  const periods = new Map<string, Readonly<{ start: string; end: string }>>();
+const remembered = <V>(compute: (key: string) => V): ((key: string) => V) => {
+  const known = new Map<string, V>();
+  return (key) => {
+    let value = known.get(key);
+    if (value === undefined) known.set(key, (value = compute(key)));
+    return value;
+  };
+};
+
+export const usageCalendar = (subscription: UsageSubscription, billedThrough: string | null = null): UsageCalendar => {
   const quarterHour = (instant: string) => `${instant.slice(0, 14)}${String(Math.floor(Number(instant.slice(14, 16)) / 15))}`;
+  // The quarter hour's first instant stands for all of it.
+  const dateOfQuarterHour = remembered((key) => dateIn(`${key.slice(0, 14)}${String(Number(key.slice(14)) * 15).padStart(2, '0')}:00.000Z`, subscription.timezone));
   return {
-    dateOf: (instant) => {
-      const key = quarterHour(instant);
-      let date = dates.get(key);
-      if (date === undefined) dates.set(key, (date = dateIn(instant, subscription.timezone)));
-      return date;
-    },
-    periodOf: (date) => {
-      let period = periods.get(date);
-      if (period === undefined) periods.set(date, (period = periodContaining(subscription.startDate, subscription.interval, date)));
-      return period;
-    },
+    dateOf: (instant) => dateOfQuarterHour(quarterHour(instant)),
+    periodOf: remembered((date) => periodContaining(subscription.startDate, subscription.interval, date)),
+    outOfPeriod: remembered((date) => {
+      const afterEnd = subscription.lastUsageDate !== null && compareDates(date, subscription.lastUsageDate) > 0;
+      const billed = billedThrough !== null && compareDates(date, billedThrough) < 0;
+      return compareDates(date, subscription.startDate) < 0 || afterEnd || billed;
+    }),
   };
 };
 
@@ -112,7 +125,7 @@ export const checkNewUsage = (
   billedThrough: string | null,
   event: SentUsage,
   now: string,
-  calendar: UsageCalendar | null = subscription && usageCalendar(subscription),
+  calendar: UsageCalendar | null = subscription && usageCalendar(subscription, billedThrough),
 ): RecordedUsage | UsageRejection => {
   if (subscription === null || calendar === null) return 'subscription_not_found';
   const ended = subscription.status === 'ended' || subscription.status === 'complete';
@@ -121,20 +134,18 @@ export const checkNewUsage = (
   }
   const meter = subscription.meters.find((m) => m.meterCode === event.meterCode);
   if (!meter) return 'meter_not_on_plan';
-  const quantity = quantityOf(event.quantity);
+  const quantity = quantityText(event.quantity);
   if (quantity === null) return 'invalid_quantity';
   const timestamp = event.timestamp === undefined ? now : typeof event.timestamp === 'string' ? parseInstant(event.timestamp) : null;
   if (timestamp === null) return 'invalid_timestamp';
   const date = calendar.dateOf(timestamp);
-  const afterEnd = subscription.lastUsageDate !== null && compareDates(date, subscription.lastUsageDate) > 0;
-  const billed = billedThrough !== null && compareDates(date, billedThrough) < 0;
-  if (compareDates(date, subscription.startDate) < 0 || afterEnd || billed) return 'timestamp_out_of_period';
+  if (calendar.outOfPeriod(date)) return 'timestamp_out_of_period';
   const period = calendar.periodOf(date);
   return {
     eventId: event.eventId,
     meterId: meter.meterId,
     meterCode: meter.meterCode,
-    quantity: formatQuantity(quantity),
+    quantity,
     timestamp,
     timestampSent: event.timestamp !== undefined,
     periodStart: period.start,

@@ -111,6 +111,12 @@ export class MongoReadStore implements ReadStore {
     return stored ? fromStored<T>(stored) : null;
   }
 
+  async getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<T[]> {
+    if (ids.length === 0) return [];
+    const stored = await this.coll(collection).find({ _id: { $in: [...ids] } }).toArray();
+    return stored.map((doc) => fromStored<T>(doc));
+  }
+
   async find<T extends Doc>(collection: string, query: FindQuery): Promise<Page<T>> {
     const order = fieldName(query.orderBy);
     const filter = toFilter(query.where);

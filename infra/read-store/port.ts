@@ -41,6 +41,8 @@ export interface ReadStore {
   /** Drops the secondary indexes of the collections, keeping their documents (a rebuild writes without them, then indexes). */
   dropIndexes(collections: readonly string[]): Promise<void>;
   get<T extends Doc>(collection: string, id: string): Promise<T | null>;
+  /** The documents with these ids that exist, in no particular order: one round trip for a batch of lookups. */
+  getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<T[]>;
   find<T extends Doc>(collection: string, query: FindQuery): Promise<Page<T>>;
   /** Every document of a collection matching the conditions, in id order (for small sets). */
   findAll<T extends Doc>(collection: string, where?: readonly Condition[]): Promise<T[]>;

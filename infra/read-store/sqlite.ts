@@ -101,6 +101,14 @@ export class SqliteReadStore implements ReadStore {
     return Promise.resolve(row ? (JSON.parse(row.doc) as T) : null);
   }
 
+  getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<T[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    // One statement whatever the count: the ids go in as one JSON array parameter.
+    const rows = this.prepare<[string], { doc: string }>(`SELECT doc FROM ${this.ensureTable(collection)} WHERE id IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(ids));
+    return Promise.resolve(rows.map((row) => JSON.parse(row.doc) as T));
+  }
+
   find<T extends Doc>(collection: string, query: FindQuery): Promise<Page<T>> {
     return settle(() => this.findNow<T>(collection, query));
   }

@@ -204,4 +204,56 @@ describe('POST /v1/usage_events', () => {
     expect([first.headers['ratelimit-remaining'], second.headers['ratelimit-remaining']]).toEqual(['119', '118']);
     expect(await period(sub, 'api_calls')).toEqual([expect.objectContaining({ quantity: '200.0000', events: 200 })]);
   });
+
+  it('decides a mixed batch of 100 over several subscriptions as if each event came alone, and the same again after a restart', async () => {
+    const [a, b] = [await subscribe(), await subscribe()];
+    await report([event(a, 'm-old', { quantity: '2' })]).expect(200);
+    // 87 more events of 0.01, alternately on a (44) and b (43), all new.
+    const bulk = Array.from({ length: 87 }, (_, k) => event(k % 2 === 0 ? a : b, `m-bulk-${k}`, { quantity: '0.01' }));
+    const batch = [
+      event(a, 'm-1', { quantity: '1.5' }),
+      event(b, 'm-2', { quantity: 2, timestamp: '2026-03-16T09:00:00+01:00' }),
+      event(a, 'm-1', { quantity: '1.5' }), // the same event again in the request
+      event(a, 'm-1', { quantity: '9' }), // the same id with other details
+      event(b, 'm-old', { quantity: '2' }), // stored on a by an earlier request
+      event(a, 'm-old', { quantity: '2' }), // resent to a
+      event(b, 'm-1', { quantity: '1.5' }), // stored on a by this request
+      event(a, 'm-3', { quantity: '-1' }),
+      event(a, 'm-4', { meter_code: 'storage_gb', quantity: '0.25' }),
+      event('sub_nope', 'm-5'),
+      event(b, 'm-6', { timestamp: '2026-04-20T10:00:00Z' }), // the next period
+      event(a, 'm-7', { timestamp: '2026-03-14T10:00:00Z' }), // before the start
+      event(b, 'm-8', { timestamp: 'yesterday' }),
+      ...bulk,
+    ];
+    const rejections = { 3: 'event_id_conflict', 4: 'event_id_conflict', 6: 'event_id_conflict', 7: 'invalid_quantity', 9: 'subscription_not_found', 11: 'timestamp_out_of_period', 12: 'invalid_timestamp' } as Record<number, string>;
+    const answers = (response: request.Response) => (response.body as { results: { status: string; error?: { code: string } }[] }).results.map((r) => r.error?.code ?? r.status);
+    const first = await report(batch);
+    expect(first.status).toBe(207);
+    expect(first.body).toMatchObject({ created: 91, duplicates: 2, rejected: 7 });
+    expect(answers(first)).toEqual(batch.map((_, i) => rejections[i] ?? ([2, 5].includes(i) ? 'duplicate' : 'created')));
+    const totals = async () => ({
+      a: await period(a, 'api_calls'),
+      aStorage: await period(a, 'storage_gb'),
+      b: await period(b, 'api_calls'),
+      bApril: await period(b, 'api_calls', '2026-04-15'),
+    });
+    // a: 2 (m-old) + 1.5 (m-1) + 44 × 0.01 = 3.94 over 46 events; b: 2 (m-2) + 43 × 0.01 = 2.43 over 44, and 1 in April.
+    const expected = {
+      a: [expect.objectContaining({ quantity: '3.9400', events: 46 })],
+      aStorage: [expect.objectContaining({ quantity: '0.2500', events: 1 })],
+      b: [expect.objectContaining({ quantity: '2.4300', events: 44 })],
+      bApril: [expect.objectContaining({ quantity: '1.0000', events: 1, period_end: '2026-05-15' })],
+    };
+    expect(await totals()).toEqual(expected);
+    // Resent, every stored event is a duplicate and every rejection the same; resent to a restarted service, too.
+    const resentAnswers = batch.map((_, i) => rejections[i] ?? 'duplicate');
+    const resent = await report(batch);
+    expect(resent.body).toMatchObject({ created: 0, duplicates: 93, rejected: 7 });
+    expect(answers(resent)).toEqual(resentAnswers);
+    await service.close();
+    service = await startTestService(service.dataDir, { clock });
+    expect(answers(await report(batch))).toEqual(resentAnswers);
+    expect(await totals()).toEqual(expected);
+  });
 });

@@ -9,7 +9,7 @@ import { invoiceStream } from '../../domain/invoice/events';
 import { organisationStream } from '../../domain/organisation/events';
 import type { DomainEvent } from '../../domain/shared/decider';
 import { subscriptionStream } from '../../domain/subscription/events';
-import { usageStream } from '../../domain/usage/events';
+import { usageRecordedData, usageStream } from '../../domain/usage/events';
 import { fixedClock } from '../../infra/clock/clock';
 import { realClocks } from '../../infra/clock/clocks';
 import type { EventStore } from '../../infra/event-store/port';
@@ -42,7 +42,7 @@ const stored = (eventId: string, quantity: string) => ({
   periodStart: '2026-02-01',
   periodEnd: '2026-03-01',
 });
-const recorded = (...events: ReturnType<typeof stored>[]) => ({ type: 'UsageRecorded', data: { subscriptionId: 'sub_1', organisationId: 'org_1', events } });
+const recorded = (...events: ReturnType<typeof stored>[]) => ({ type: 'UsageRecorded', data: usageRecordedData('sub_1', 'org_1', NOW, events) });
 const billedEvent = (quantity: string, events: number) => ({
   type: 'UsagePeriodBilled',
   data: { subscriptionId: 'sub_1', periodStart: '2026-02-01', periodEnd: '2026-03-01', invoiceId, billedAt: NOW, meters: [{ meterId: 'mtr_calls', quantity, events }] },
@@ -150,7 +150,7 @@ describe('billUsagePeriod: given streams, when the close, then UsagePeriodBilled
 describe('billUsagePeriod: once, whatever runs it', () => {
   const seed = async (store: EventStore) => {
     for (const [streamId, events] of Object.entries(given([recorded(stored('a', '350.5000'))]))) {
-      await store.append(streamId, events.map((e) => ({ id: randomUUID(), type: e.type, version: 1, data: e.data, metadata: testMetadata() })), 'no_stream');
+      await store.append(streamId, events.map((e) => ({ id: randomUUID(), type: e.type, version: eventCatalogue.get(e.type)?.version ?? 1, data: e.data, metadata: testMetadata() })), 'no_stream');
     }
   };
   const countOf = async (store: EventStore, type: string) => (await store.readAll(0n, 10_000)).filter((e) => e.type === type).length;
@@ -200,7 +200,7 @@ describe('billUsagePeriod: once, whatever runs it', () => {
     const { store: racing, beforeNextAppend } = racingStore(store);
     // Another process stores 49.5 more calls between this close's load and its append.
     beforeNextAppend(() =>
-      store.append(usageStream('sub_1'), [{ id: randomUUID(), type: 'UsageRecorded', version: 1, data: recorded(stored('late', '49.5000')).data, metadata: testMetadata() }], 'any'),
+      store.append(usageStream('sub_1'), [{ id: randomUUID(), type: 'UsageRecorded', version: 2, data: recorded(stored('late', '49.5000')).data, metadata: testMetadata() }], 'any'),
     );
     await billUsagePeriod({ store: racing, clocks }, request, specCaller);
     const billed = (await store.readStream(usageStream('sub_1'))).filter((e) => e.type === 'UsagePeriodBilled');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { recordUsage, type UsageRequestEvent } from '../../commands/usage/record-usage';
 import { subscriptionStream } from '../../domain/subscription/events';
-import { usageStream } from '../../domain/usage/events';
+import { recordedUsages, type UsageRecordedData, usageRecordedData, usageStream } from '../../domain/usage/events';
 import { fixedClock } from '../../infra/clock/clock';
 import { realClocks } from '../../infra/clock/clocks';
 import { SqliteEventStore } from '../../infra/event-store/sqlite';
@@ -28,7 +28,9 @@ const stored = (eventId: string, quantity = '1.0000') => ({
   periodStart: '2026-02-01',
   periodEnd: '2026-03-01',
 });
-const recorded = (subscriptionId: string, ...events: ReturnType<typeof stored>[]) => ({ type: 'UsageRecorded', data: { subscriptionId, organisationId: 'org_1', events } });
+const recorded = (subscriptionId: string, ...events: ReturnType<typeof stored>[]) => ({ type: 'UsageRecorded', data: usageRecordedData(subscriptionId, 'org_1', NOW, events) });
+const storedIdsOf = async (store: SqliteEventStore) =>
+  (await store.readStream(usageStream('sub_1'))).flatMap((e) => recordedUsages(e.data as UsageRecordedData).map((u) => u.eventId));
 
 describe('recordUsage: given streams, when a request, then new events', () => {
   const spec = handlerSpec({ now: NOW, lookups: { usageEventSubscriptions: new Map([['taken', 'sub_9']]) } });
@@ -64,8 +66,7 @@ describe('recordUsage: given streams, when a request, then new events', () => {
     const ids = Array.from({ length: 30 }, (_, i) => `e${i}`);
     const requests = [ids.slice(0, 20), ids.slice(10, 30), ids.slice(5, 25), ids];
     const answers = await Promise.all(requests.map((batch) => recordUsage(deps, specCaller, org, batch.map((id) => usage(id)))));
-    const storedIds = (await store.readStream(usageStream('sub_1'))).flatMap((e) => (e.data as { events: { eventId: string }[] }).events.map((u) => u.eventId));
-    expect(storedIds.sort()).toEqual([...ids].sort());
+    expect((await storedIdsOf(store)).sort()).toEqual([...ids].sort());
     expect(answers.flatMap((a) => a.outcomes).filter((o) => o.status === 'created')).toHaveLength(30);
     await store.close();
   });
@@ -74,7 +75,7 @@ describe('recordUsage: given streams, when a request, then new events', () => {
     const store = new SqliteEventStore(openDatabase(':memory:'));
     await store.append(subscriptionStream('sub_1'), [{ id: randomUUID(), type: 'SubscriptionCreated', version: 1, data: created('sub_1').data, metadata: testMetadata() }], 'no_stream');
     const appendFromElsewhere = (eventId: string, quantity: string) =>
-      store.append(usageStream('sub_1'), [{ id: randomUUID(), type: 'UsageRecorded', version: 1, data: recorded('sub_1', stored(eventId, quantity)).data, metadata: testMetadata() }], 'any');
+      store.append(usageStream('sub_1'), [{ id: randomUUID(), type: 'UsageRecorded', version: 2, data: recorded('sub_1', stored(eventId, quantity)).data, metadata: testMetadata() }], 'any');
     const { store: racing, beforeNextAppend } = racingStore(store);
     const deps = { store: racing, clocks: realClocks(fixedClock(new Date(NOW))), lookups: { usageEventSubscriptions: () => Promise.resolve(new Map<string, string>()) } as never };
     const outcomes = async (events: UsageRequestEvent[]) => (await recordUsage(deps, specCaller, org, events)).outcomes.map((o) => (o.status === 'rejected' ? o.code : o.status));
@@ -88,8 +89,7 @@ describe('recordUsage: given streams, when a request, then new events', () => {
     beforeNextAppend(() => appendFromElsewhere('c', '5.0000'));
     expect(await outcomes([usage('c', 'sub_1', '1'), usage('d')])).toEqual(['event_id_conflict', 'created']);
     expect(await outcomes([usage('d'), usage('c', 'sub_1', '5')])).toEqual(['duplicate', 'duplicate']);
-    const storedIds = (await store.readStream(usageStream('sub_1'))).flatMap((e) => (e.data as { events: { eventId: string }[] }).events.map((u) => u.eventId));
-    expect(storedIds).toEqual(['a', 'b', 'c', 'd']);
+    expect(await storedIdsOf(store)).toEqual(['a', 'b', 'c', 'd']);
     await store.close();
   });
 });

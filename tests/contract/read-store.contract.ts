@@ -42,6 +42,14 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
       expect(await store.get(collection, 'missing')).toBeNull();
     });
 
+    it('gets many documents by id in one call: those that exist, each once', async () => {
+      await put([item(1), item(2), item(3)]);
+      const found = await store.getMany<Item>(collection, ['item_003', 'item_404', 'item_001', 'item_003']);
+      expect(found.sort((a, b) => a.id.localeCompare(b.id))).toEqual([item(1), item(3)]);
+      expect(await store.getMany(collection, [])).toEqual([]);
+      expect(await store.getMany(`${collection}_never_written`, ['item_001'])).toEqual([]);
+    });
+
     it('deletes every document whose field has a value, in order with the writes around it', async () => {
       await put([item(1), item(2, { org: 'org_other' }), item(3)]);
       await store.commit([

@@ -3,7 +3,7 @@ import type { SubscriptionCreatedData } from '../../domain/subscription/events';
 import { type ExistingSubscription, initialLifecycle } from '../../domain/subscription/lifecycle';
 import { type BillUsagePeriod, dueUsagePeriods, finalUsagePeriodStart } from '../../domain/usage/billing';
 import { usageDecider } from '../../domain/usage/decider';
-import type { RecordedUsage, UsageEvent, UsagePeriodBilledData } from '../../domain/usage/events';
+import { type RecordedUsage, type UsageEvent, type UsagePeriodBilledData, usageRecordedData } from '../../domain/usage/events';
 import { deciderSpec } from '../support/decider-spec';
 import { subscriptionMeter, twoBands } from '../support/meter-fixtures';
 import { subscriptionCreatedData } from '../support/subscription-fixtures';
@@ -62,7 +62,7 @@ const usage = (meterId: string, quantity: string, periodStart = '2026-02-01', pe
   periodStart,
   periodEnd,
 });
-const recorded = (...events: RecordedUsage[]): UsageEvent => ({ type: 'UsageRecorded', data: { subscriptionId: 'sub_1', organisationId: 'org_1', events } });
+const recorded = (...events: RecordedUsage[]): UsageEvent => ({ type: 'UsageRecorded', data: usageRecordedData('sub_1', 'org_1', NOW, events) });
 
 const billed = (data: Partial<UsagePeriodBilledData> & Pick<UsagePeriodBilledData, 'meters'>): UsageEvent => ({
   type: 'UsagePeriodBilled',

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { parseInstant } from '../../domain/pricing/calendar';
-import { formatQuantity, quantityOf } from '../../domain/pricing/quantity';
+import { formatQuantity, quantityOf, quantityText } from '../../domain/pricing/quantity';
 import { decideUsage, type RecordUsage, usageDecider } from '../../domain/usage/decider';
-import type { RecordedUsage, UsageEvent } from '../../domain/usage/events';
+import { type RecordedUsage, recordedUsages, type UsageEvent, usageRecordedData } from '../../domain/usage/events';
 import { type SentUsage, type UsageOutcome, type UsageSubscription, usageCalendar, usageSubscriptionOf } from '../../domain/usage/rules';
 import { deciderSpec } from '../support/decider-spec';
 import { subscriptionCreatedData } from '../support/subscription-fixtures';
@@ -51,7 +51,7 @@ const stored = (eventId: string, overrides: Partial<RecordedUsage> = {}): Record
   ...overrides,
 });
 
-const recorded = (...events: RecordedUsage[]): UsageEvent => ({ type: 'UsageRecorded', data: { subscriptionId: 'sub_1', organisationId: 'org_1', events } });
+const recorded = (...events: RecordedUsage[]): UsageEvent => ({ type: 'UsageRecorded', data: usageRecordedData('sub_1', 'org_1', NOW, events) });
 const billed = (periodStart: string, periodEnd: string): UsageEvent => ({ type: 'UsagePeriodBilled', data: { subscriptionId: 'sub_1', periodStart, periodEnd, invoiceId: 'inv_usage', billedAt: NOW, meters: [] } });
 
 /** given(usage events) → when(command) → then(outcomes in order, events stored). */
@@ -118,7 +118,10 @@ describe('usage rules', () => {
     // The first period (to 2026-03-01) is billed; 2026-03-01T00:00 in Sydney is still February in UTC.
     given([billed('2026-02-01', '2026-03-01')])
       .when(command([sent('e1', { timestamp: '2026-02-28T12:59:59Z' }), sent('e2', { timestamp: '2026-02-28T13:00:00Z' })], { now: '2026-03-05T00:00:00.000Z' }))
-      .then([rejected('timestamp_out_of_period'), created], [recorded(stored('e2', { timestamp: '2026-02-28T13:00:00.000Z', timestampSent: true, periodStart: '2026-03-01', periodEnd: '2026-04-01' }))]);
+      .then(
+        [rejected('timestamp_out_of_period'), created],
+        [{ type: 'UsageRecorded', data: usageRecordedData('sub_1', 'org_1', '2026-03-05T00:00:00.000Z', [stored('e2', { timestamp: '2026-02-28T13:00:00.000Z', timestampSent: true, periodStart: '2026-03-01', periodEnd: '2026-04-01' })]) }],
+      );
   });
 
   it('rejects everything once an ended or complete subscription’s final usage is billed: subscription_not_billable', () => {
@@ -190,7 +193,7 @@ describe('usage de-duplication', () => {
           for (const batch of batches) {
             const decision = decideUsage(command(batch.map(asSent)), state);
             state = decision.events.reduce(usageDecider.evolve, state);
-            for (const e of decision.events) if (e.type === 'UsageRecorded') for (const u of e.data.events) counted.set(u.eventId, (counted.get(u.eventId) ?? 0n) + quantityOf(u.quantity)!);
+            for (const e of decision.events) if (e.type === 'UsageRecorded') for (const u of recordedUsages(e.data)) counted.set(u.eventId, (counted.get(u.eventId) ?? 0n) + quantityOf(u.quantity)!);
             expect(decision.outcomes.every((o) => o.status !== 'rejected')).toBe(true);
           }
           const sentOnce = new Set(batches.flat());
@@ -229,6 +232,20 @@ describe('usage facts', () => {
 
   it.each([['1.23456'], ['-1'], ['.5'], ['5.'], ['1e3'], [' 1'], [''], [-0.5], [1e-7], [Number.NaN], [Infinity], [null], [[1]], ['1000000000000'], [1e21]])('refuses the quantity %p', (value) => {
     expect(quantityOf(value)).toBeNull();
+  });
+
+  it('reads a quantity as text exactly as formatQuantity(quantityOf(…)), without the bigint', () => {
+    const reference = (value: unknown) => {
+      const quantity = quantityOf(value);
+      return quantity === null ? null : formatQuantity(quantity);
+    };
+    const decimalText = fc
+      .tuple(fc.stringMatching(/^-?\d{1,14}$/), fc.option(fc.stringMatching(/^\d{0,6}$/), { nil: undefined }))
+      .map(([whole, places]) => (places === undefined ? whole : `${whole}.${places}`));
+    const value = fc.oneof(decimalText, fc.string(), fc.double(), fc.integer(), fc.constantFrom<unknown>(null, true, [1], '999999999999.9999', '1000000000000', 1e21, 1e-7, '0000000000001.5'));
+    fc.assert(fc.property(value, (v) => expect(quantityText(v)).toBe(reference(v))), { numRuns: 5000 });
+    expect(quantityText('007.01')).toBe('7.0100');
+    expect(quantityText(0.1)).toBe('0.1000');
   });
 
   it('remembers local dates by UTC quarter hour, which no offset splits (Kathmandu is +05:45)', () => {

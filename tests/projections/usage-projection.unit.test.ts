@@ -1,3 +1,4 @@
+import { usageRecordedData } from '../../domain/usage/events';
 import { USAGE_EVENT_IDS, USAGE_PERIODS, usageProjection } from '../../projections/usage';
 import { projectionSpec } from '../support/projection-spec';
 
@@ -12,7 +13,7 @@ const usage = (eventId: string, quantity: string, meter = 'calls', periodStart =
   periodStart,
   periodEnd,
 });
-const recorded = (subscriptionId: string, ...events: ReturnType<typeof usage>[]) => ({ type: 'UsageRecorded', data: { subscriptionId, organisationId: 'org_1', events } });
+const recorded = (subscriptionId: string, ...events: ReturnType<typeof usage>[]) => ({ type: 'UsageRecorded', data: usageRecordedData(subscriptionId, 'org_1', '2026-02-10T00:00:00.000Z', events) });
 const period = (subscription: string, meter: string, periodStart: string, periodEnd: string, quantity: string, events: number) => ({
   id: `${subscription}:mtr_${meter}:${periodStart}`,
   subscription,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CommandDeps } from '../../commands/deps';
 import type { Lookups } from '../../commands/lookups';
 import type { Caller } from '../../commands/metadata';
+import { eventCatalogue } from '../../domain/event-catalogue';
 import type { DomainEvent } from '../../domain/shared/decider';
 import { DomainError } from '../../domain/shared/domain-error';
 import { fixedClock } from '../../infra/clock/clock';
@@ -35,7 +36,7 @@ export const handlerSpec = (options: { now?: string; lookups?: Partial<Record<ke
     const run = async (when: (deps: SpecDeps) => Promise<unknown>) => {
       const store = new SqliteEventStore(openDatabase(':memory:'));
       for (const [streamId, events] of Object.entries(streams)) {
-        await store.append(streamId, events.map((e) => ({ id: randomUUID(), type: e.type, version: 1, data: e.data, metadata: testMetadata() })), 'no_stream');
+        await store.append(streamId, events.map((e) => ({ id: randomUUID(), type: e.type, version: eventCatalogue.get(e.type)?.version ?? 1, data: e.data, metadata: testMetadata() })), 'no_stream');
       }
       const head = await store.headPosition();
       const clocks = realClocks(fixedClock(new Date(options.now ?? '2026-01-01T00:00:00.000Z')));

@@ -8,7 +8,8 @@ import { until } from '../support/until';
 
 describe('worker leases: each outbox and the poller run in one holder at a time', () => {
   it('runs them in the first holder only; another takes over when it stops, and pushes go on', async () => {
-    const leaseMs = 300;
+    // Short enough for a quick takeover, long enough that a busy machine still renews it in time.
+    const leaseMs = 1_000;
     const service = await startTestService(tempDir('leases'), { workers: { leaseMs, poller: { intervalSeconds: 60 } } });
     // A second set of workers as another process would run them, on the same leases.
     const second = await startWorkers({ ...workerDeps(service.services), instanceId: 'second-instance' }, { ...workerOptions(service.services), leaseMs });
@@ -21,7 +22,7 @@ describe('worker leases: each outbox and the poller run in one holder at a time'
       expect(admin).toMatchObject({ instance_id: service.services.instanceId, leases: all.map((name) => ({ name, held: true })) });
 
       await service.workers!.stop();
-      await until('the second holder takes over', async () => (await heldBy(second)).length === all.length, 3_000);
+      await until('the second holder takes over', async () => (await heldBy(second)).length === all.length, 10_000);
 
       const orgId = (await createOrganisation(service, { can_create_accounting_contacts: true })).id;
       await connectAccounting(service, orgId);

@@ -92,7 +92,7 @@ export const rebuildBench = async (target: number): Promise<RebuildFigures> => {
     return { p50: percentile(times, 50), p99: percentile(times, 99) };
   };
   // Whole: every event read, upcast and evolved, as a process that has not folded the stream yet does.
-  const foldMs = await timed(30, async () => {
+  const foldMs = await timed(100, async () => {
     const { state } = await loadState(store, 'invoice-inv_long', invoiceDecider);
     if (state.status !== 'raised' || state.sync !== 'failed') throw new Error('the long stream did not fold as expected');
   });

@@ -4,13 +4,28 @@ import { formatRebuild, rebuildBench } from './rebuild';
 export const REBUILD_EVENTS = Number(process.env.BENCH_REBUILD_EVENTS ?? 200_000);
 export const MEMORY_EVENTS = Number(process.env.BENCH_MEMORY_EVENTS ?? 1_000_000);
 
+const ROWS = ['memory', 'rebuild'] as const;
+type Row = (typeof ROWS)[number];
+
+/** `BENCH_SCALE_ROWS` (comma-separated, default every row): `memory` (slow: a 1M-event log) and `rebuild` (rebuild, scan and folds). */
+const chosenRows = (): Set<Row> => {
+  const names = (process.env.BENCH_SCALE_ROWS ?? ROWS.join(',')).split(',').map((name) => name.trim());
+  for (const name of names) if (!(ROWS as readonly string[]).includes(name)) throw new Error(`unknown scale row ${name}; known: ${ROWS.join(', ')}`);
+  return new Set(names as Row[]);
+};
+
 /** The rows about data size: memory after many events, rebuild beside a raw scan, folding a long stream. */
 export const scaleRows = async (write: (text: string) => void): Promise<void> => {
+  const rows = chosenRows();
   // Memory first: its baseline is then a process that has not yet held a rebuild's log.
-  write(`\nmemory: the service's resident set after ${MEMORY_EVENTS} events\n`);
-  write(`${formatMemory(await memoryBench(MEMORY_EVENTS))}\n`);
-  write(`\nrebuild: every read model from a log of at least ${REBUILD_EVENTS} events, beside a raw scan of the same log\n`);
-  write(`${formatRebuild(await rebuildBench(REBUILD_EVENTS))}\n`);
+  if (rows.has('memory')) {
+    write(`\nmemory: the service's resident set after ${MEMORY_EVENTS} events\n`);
+    write(`${formatMemory(await memoryBench(MEMORY_EVENTS))}\n`);
+  }
+  if (rows.has('rebuild')) {
+    write(`\nrebuild: every read model from a log of at least ${REBUILD_EVENTS} events, beside a raw scan of the same log\n`);
+    write(`${formatRebuild(await rebuildBench(REBUILD_EVENTS))}\n`);
+  }
 };
 
 // `npm run bench:scale`: these rows alone (`npm run bench` prints them after the HTTP rows).

@@ -90,10 +90,15 @@ const countWork = (services: Services) => {
   const group = enableGroupCommit(services.db);
   const { store } = services;
   const readStream = store.readStream.bind(store);
+  const readStreamToFold = store.readStreamToFold.bind(store);
   const counted = { streamLoads: 0, accountingCalls: 0 };
   store.readStream = (...args) => {
     counted.streamLoads += 1;
     return readStream(...args);
+  };
+  store.readStreamToFold = (...args) => {
+    counted.streamLoads += 1;
+    return readStreamToFold(...args);
   };
   // Every request node:http sends is published on this channel: those to the accounting system are its round trips.
   const accountingHost = new URL(services.accountingUrl).host;

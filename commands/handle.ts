@@ -32,7 +32,7 @@ export const loadState = async <State, Event extends DomainEvent>(
   from?: Loaded<State>,
 ): Promise<Loaded<State>> => {
   const after = from && from.revision !== 'no_stream' ? from.revision + 1 : 0;
-  const stored = await store.readStream(streamId, after);
+  const stored = await store.readStreamToFold(streamId, after);
   const state = stored.map(decodeEvent).reduce((s, e) => decider.evolve(s, e as unknown as Event), from ? from.state : decider.initialState());
   const last = stored[stored.length - 1];
   return { state, revision: last ? last.revision : (from?.revision ?? 'no_stream') };

@@ -1,3 +1,4 @@
+import { valueAt } from '../infra/read-store/field-value';
 import type { Doc, ReadStore, Write } from '../infra/read-store/port';
 import type { ProjectionContext } from './projection';
 
@@ -7,9 +8,16 @@ type Erasure = Readonly<{ field: string; eq: string }>;
  * Buffers a batch's writes so they commit together, while later events in the batch read them.
  * A put keeps the document as JSON text: a copy the handler can no longer change, made once, and
  * the very text the store writes (a document put many times in a batch is written once, as last put).
+ * Beside it, the values of the fields the collection's indexes name (`indexed`), taken as put, for
+ * a store that indexes them without parsing the text.
  */
-export const batchContext = (readStore: ReadStore): ProjectionContext & { writes(): Write[] } => {
-  const pending = new Map<string, Map<string, string | null>>();
+type Put = Readonly<{ json: string; fields?: Record<string, unknown> }>;
+
+export const batchContext = (
+  readStore: ReadStore,
+  indexed: ReadonlyMap<string, readonly string[]> = new Map(),
+): ProjectionContext & { writes(): Write[] } => {
+  const pending = new Map<string, Map<string, Put | null>>();
   // Deletions by field, per collection: committed before the writes by id, so a document the batch
   // wrote before the deletion is deleted with it (its pending write becomes a delete), and one written
   // after it stays.
@@ -27,26 +35,29 @@ export const batchContext = (readStore: ReadStore): ProjectionContext & { writes
     get: async <T extends Doc>(collection: string, id: string) => {
       const docs = of(collection);
       if (docs.has(id)) {
-        const json = docs.get(id);
-        return json ? (JSON.parse(json) as T) : null;
+        const put = docs.get(id);
+        return put ? (JSON.parse(put.json) as T) : null;
       }
       const stored = await readStore.get<T>(collection, id);
       return stored && erased(collection, stored) ? null : stored;
     },
     put: (collection, doc) => {
-      of(collection).set(doc.id, JSON.stringify(doc));
+      const fields = indexed.get(collection);
+      of(collection).set(doc.id, { json: JSON.stringify(doc), ...(fields && { fields: Object.fromEntries(fields.map((field) => [field, valueAt(doc, field)])) }) });
     },
     delete: (collection, id) => {
       of(collection).set(id, null);
     },
     deleteWhere: (collection, field, eq) => {
       erasures.set(collection, [...(erasures.get(collection) ?? []), { field, eq }]);
-      for (const [id, json] of of(collection)) if (json !== null && (JSON.parse(json) as Doc)[field] === eq) of(collection).set(id, null);
+      for (const [id, put] of of(collection)) {
+        if (put !== null && (put.fields && field in put.fields ? put.fields[field] : (JSON.parse(put.json) as Doc)[field]) === eq) of(collection).set(id, null);
+      }
     },
     writes: () => [
       ...[...erasures].flatMap(([collection, list]) => list.map(({ field, eq }): Write => ({ op: 'deleteWhere', collection, field, eq }))),
       ...[...pending].flatMap(([collection, docs]) =>
-        [...docs].map(([id, json]): Write => (json === null ? { op: 'delete', collection, id } : { op: 'put_json', collection, id, json })),
+        [...docs].map(([id, put]): Write => (put === null ? { op: 'delete', collection, id } : { op: 'put_json', collection, id, ...put })),
       ),
     ],
   };

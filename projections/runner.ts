@@ -57,6 +57,35 @@ export class RebuildRunning extends Error {
 
 type Waiter = { position: bigint; resolve: (reached: boolean) => void };
 
+/** A projection to run a batch through, and the position it has applied up to. */
+type Target = Readonly<{ projection: Projection; after: bigint }>;
+
+/**
+ * Runs each event of the batch through the projections that handle it and have not applied it yet,
+ * decoded (upcast) once for all of them. Each projection reads and writes only its own collections,
+ * so event by event gives the documents that projection by projection would.
+ */
+const applyBatch = async (targets: readonly Target[], batch: readonly StoredEvent[], context: ProjectionContext): Promise<void> => {
+  const byType = new Map<string, Target[]>();
+  for (const target of targets) {
+    for (const type of target.projection.handles) {
+      const handlers = byType.get(type);
+      if (handlers) handlers.push(target);
+      else byType.set(type, [target]);
+    }
+  }
+  for (const event of batch) {
+    const handlers = byType.get(event.type);
+    if (!handlers) continue;
+    let decoded: StoredEvent | null = null;
+    for (const { projection, after } of handlers) {
+      if (event.position <= after) continue;
+      decoded ??= decodeEvent(event);
+      await projection.apply(decoded, context);
+    }
+  }
+};
+
 /** Records which generation of a projection serves reads, and the version that built it. */
 const pointerWrite = (name: string, generation: Generation): Write => {
   const doc: GenerationDoc = { id: name, ...generation };
@@ -71,6 +100,8 @@ const pointerWrite = (name: string, generation: Generation): Write => {
  */
 export class ProjectionRunner {
   private readonly slots: Slot[];
+  /** Per collection, the fields its indexes name: a batch hands their values to the store with each document. */
+  private readonly indexed: ReadonlyMap<string, readonly string[]>;
   /** Where each collection's live generation lives; the API's view resolves through it. */
   private readonly live = new Map<string, string>();
   /** The API's read store: the live generation of every read model. */
@@ -108,6 +139,11 @@ export class ProjectionRunner {
     this.pollMs = options.pollMs ?? 1000;
     this.slots = projections.map((projection) => ({ projection, live: { generation: 0, version: projection.version }, checkpoint: 0n }));
     this.readStore = new GenerationView(raw, (collection) => this.live.get(collection) ?? collection);
+    const indexed = new Map<string, Set<string>>();
+    for (const { collection, fields } of projections.flatMap((projection) => projection.indexes)) {
+      indexed.set(collection, new Set([...(indexed.get(collection) ?? []), ...fields]));
+    }
+    this.indexed = new Map([...indexed].map(([collection, fields]) => [collection, [...fields]]));
   }
 
   /** Loads each projection's live generation and checkpoint; one without a checkpoint starts from an empty read model. */
@@ -312,6 +348,9 @@ export class ProjectionRunner {
       // A generation left by an interrupted rebuild is emptied first. Its indexes are built after
       // the replay: maintaining them document by document costs more than building them once.
       await this.raw.reset([...build.names.values()], [build.checkpoint]);
+      // Declared on the empty generation first (instant): the store lays its tables out for them
+      // (SQLite keeps indexed fields in columns written with each document), then they are dropped.
+      await this.raw.ensureIndexes(generationIndexes(build.slot.projection, build.target.generation));
       await this.raw.dropIndexes([...build.names.values()]);
     }
     const started = performance.now();
@@ -321,9 +360,8 @@ export class ProjectionRunner {
       const batch = await this.store.readAll(status.position, this.rebuildBatchSize);
       if (batch.length === 0) return 0;
       const last = batch[batch.length - 1]!.position;
-      const context = batchContext(view);
-      const decoded = new Map<StoredEvent, StoredEvent>();
-      for (const build of builds) await this.applyBatch(build.slot.projection, batch, 0n, context, decoded);
+      const context = batchContext(view, this.indexed);
+      await applyBatch(builds.map((build) => ({ projection: build.slot.projection, after: 0n })), batch, context);
       await view.commit(context.writes(), builds.map((build) => ({ name: build.checkpoint, position: last })));
       status.events += batch.length;
       status.position = last;
@@ -395,19 +433,6 @@ export class ProjectionRunner {
     return differences;
   }
 
-  /** Runs a batch's events past `checkpoint` that the projection handles through it, decoded (upcast) once. */
-  private async applyBatch(projection: Projection, batch: readonly StoredEvent[], checkpoint: bigint, context: ProjectionContext, decoded = new Map<StoredEvent, StoredEvent>()) {
-    for (const event of batch) {
-      if (event.position <= checkpoint || !projection.handles.includes(event.type)) continue;
-      let decodedEvent = decoded.get(event);
-      if (!decodedEvent) {
-        decodedEvent = decodeEvent(event);
-        decoded.set(event, decodedEvent);
-      }
-      await projection.apply(decodedEvent, context);
-    }
-  }
-
   private async drain(onProgress?: (progress: Progress) => void, batchSize = this.batchSize): Promise<void> {
     if (!this.applying()) return this.followCheckpoints();
     const head = onProgress ? await this.store.headPosition() : 0n;
@@ -417,15 +442,10 @@ export class ProjectionRunner {
       const batch = await this.store.readAll(from, batchSize);
       if (batch.length === 0) break;
       const last = batch[batch.length - 1]!.position;
-      const decoded = new Map<StoredEvent, StoredEvent>();
       // One context and one commit for every projection: the batch costs one transaction.
-      const context = batchContext(this.readStore);
-      const moved: Slot[] = [];
-      for (const slot of this.slots) {
-        if (slot.checkpoint >= last) continue;
-        await this.applyBatch(slot.projection, batch, slot.checkpoint, context, decoded);
-        moved.push(slot);
-      }
+      const context = batchContext(this.readStore, this.indexed);
+      const moved = this.slots.filter((slot) => slot.checkpoint < last);
+      await applyBatch(moved.map((slot) => ({ projection: slot.projection, after: slot.checkpoint })), batch, context);
       await this.readStore.commit(
         context.writes(),
         moved.map((slot) => ({ name: checkpointName(slot.projection.name, slot.live), position: last })),

@@ -24,6 +24,7 @@ import {
   type EventMetadata,
   type EventStore,
   type ExpectedRevision,
+  type FoldedEvent,
   type NewEvent,
   type StoredEvent,
   WrongExpectedRevision,
@@ -141,6 +142,11 @@ export class EventStoreDbEventStore implements EventStore {
 
   readStream(streamId: string, fromRevision = 0): Promise<StoredEvent[]> {
     return this.read(streamId, { fromRevision: BigInt(fromRevision), direction: FORWARDS });
+  }
+
+  /** The client reads metadata with every event anyway: the full events serve. */
+  readStreamToFold(streamId: string, fromRevision = 0): Promise<FoldedEvent[]> {
+    return this.readStream(streamId, fromRevision);
   }
 
   private async read(streamId: string, options: ReadStreamOptions): Promise<StoredEvent[]> {

@@ -38,6 +38,9 @@ export type StoredEvent = NewEvent &
     position: bigint;
   }>;
 
+/** What folding a stream needs of each event: no id, no metadata (the adapter may skip reading them). */
+export type FoldedEvent = Readonly<{ type: string; version: number; data: unknown; revision: number; position: bigint }>;
+
 /**
  * `no_stream`: the stream must not exist; a number: the revision of the stream's last event;
  * `any`: no check.
@@ -62,6 +65,8 @@ export interface EventStore {
   append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** The stream's events in order; empty when the stream does not exist. */
   readStream(streamId: string, fromRevision?: number): Promise<StoredEvent[]>;
+  /** The same events as `readStream`, reduced to what a fold reads (a command handler's load). */
+  readStreamToFold(streamId: string, fromRevision?: number): Promise<FoldedEvent[]>;
   /** Up to `limit` events of the global log strictly after `after` (0n: from the start), in commit order. */
   readAll(after: bigint, limit: number): Promise<StoredEvent[]>;
   /** Position of the last event in the global log (0n when empty). */

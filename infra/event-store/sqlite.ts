@@ -4,31 +4,36 @@ import {
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
+  type FoldedEvent,
   type NewEvent,
   type StoredEvent,
   WrongExpectedRevision,
 } from './port';
 
-type Row = {
-  global_position: number | bigint;
-  stream_id: string;
-  stream_position: number;
-  event_id: string;
-  type: string;
-  version: number;
-  data: string;
-  metadata: string;
-};
+/** An event's columns, read as an array (no row object to build and throw away). */
+type Row = [globalPosition: number, streamId: string, streamPosition: number, eventId: string, type: string, version: number, data: string, metadata: string];
+const COLUMNS = 'global_position, stream_id, stream_position, event_id, type, version, data, metadata';
 
-const toStored = (row: Row): StoredEvent => ({
-  id: row.event_id,
-  streamId: row.stream_id,
-  revision: row.stream_position,
-  position: BigInt(row.global_position),
-  type: row.type,
-  version: row.version,
-  data: JSON.parse(row.data) as unknown,
-  metadata: JSON.parse(row.metadata) as StoredEvent['metadata'],
+const toStored = ([globalPosition, streamId, revision, id, type, version, data, metadata]: Row): StoredEvent => ({
+  id,
+  streamId,
+  revision,
+  position: BigInt(globalPosition),
+  type,
+  version,
+  data: JSON.parse(data) as unknown,
+  metadata: JSON.parse(metadata) as StoredEvent['metadata'],
+});
+
+/** A fold's columns, read as arrays (no row object, no metadata): about a third of a `SELECT *` of a long stream. */
+type FoldRow = [globalPosition: number, streamPosition: number, type: string, version: number, data: string];
+
+const toFolded = ([globalPosition, revision, type, version, data]: FoldRow): FoldedEvent => ({
+  type,
+  version,
+  data: JSON.parse(data) as unknown,
+  revision,
+  position: BigInt(globalPosition),
 });
 
 /** The embedded event log: one table in the SQLite file; each append a savepoint of the connection's group commit. */
@@ -59,12 +64,18 @@ export class SqliteEventStore implements EventStore {
         `INSERT INTO events (stream_id, stream_position, event_id, type, version, data, metadata)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
-      readStream: db.prepare<[string, number], Row>(
-        'SELECT * FROM events WHERE stream_id = ? AND stream_position >= ? ORDER BY stream_position',
-      ),
-      readAll: db.prepare<[number, number], Row>(
-        'SELECT * FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?',
-      ),
+      readStream: db
+        .prepare<[string, number], Row>(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND stream_position >= ? ORDER BY stream_position`)
+        .raw(true),
+      readStreamToFold: db
+        .prepare<[string, number], FoldRow>(
+          `SELECT global_position, stream_position, type, version, data FROM events
+           WHERE stream_id = ? AND stream_position >= ? ORDER BY stream_position`,
+        )
+        .raw(true),
+      readAll: db
+        .prepare<[number, number], Row>(`SELECT ${COLUMNS} FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?`)
+        .raw(true),
       head: db.prepare<[], { head: number | null }>('SELECT MAX(global_position) AS head FROM events'),
     };
   }
@@ -103,6 +114,10 @@ export class SqliteEventStore implements EventStore {
 
   readStream(streamId: string, fromRevision = 0): Promise<StoredEvent[]> {
     return Promise.resolve(this.statements.readStream.all(streamId, fromRevision).map(toStored));
+  }
+
+  readStreamToFold(streamId: string, fromRevision = 0): Promise<FoldedEvent[]> {
+    return Promise.resolve(this.statements.readStreamToFold.all(streamId, fromRevision).map(toFolded));
   }
 
   readAll(after: bigint, limit: number): Promise<StoredEvent[]> {

@@ -28,8 +28,12 @@ export type IndexSpec = Readonly<{ collection: string; fields: readonly string[]
 
 export type Write =
   | { op: 'put'; collection: string; doc: Doc }
-  /** A put of a document already serialized (a projection batch serializes each document once, when it is put). */
-  | { op: 'put_json'; collection: string; id: string; json: string }
+  /**
+   * A put of a document already serialized (a projection batch serializes each document once, when
+   * it is put); `fields`: the values, as put, of the fields the collection's indexes name, which a
+   * store may index without parsing `json`.
+   */
+  | { op: 'put_json'; collection: string; id: string; json: string; fields?: Readonly<Record<string, unknown>> }
   | { op: 'delete'; collection: string; id: string }
   /** Every document of the collection with `field` equal to `eq` (what one organisation holds, say). */
   | { op: 'deleteWhere'; collection: string; field: string; eq: string };
@@ -38,7 +42,10 @@ export type Checkpoint = Readonly<{ name: string; position: bigint }>;
 
 export interface ReadStore {
   ensureIndexes(indexes: readonly IndexSpec[]): Promise<void>;
-  /** Drops the secondary indexes of the collections, keeping their documents (a rebuild writes without them, then indexes). */
+  /**
+   * Drops the secondary indexes of the collections, keeping their documents and the layout their
+   * indexes gave them (a rebuild declares them on the empty generation, drops them, writes, then indexes).
+   */
   dropIndexes(collections: readonly string[]): Promise<void>;
   get<T extends Doc>(collection: string, id: string): Promise<T | null>;
   /** The documents with these ids that exist, in no particular order: one round trip for a batch of lookups. */

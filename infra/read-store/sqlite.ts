@@ -2,6 +2,7 @@ import type { SqliteDatabase } from '../sqlite/open-database';
 import { assertCollection, assertField } from './names';
 import type { Checkpoint, Condition, Doc, FindQuery, IndexSpec, Page, ReadStore, Write } from './port';
 import { UnknownCursor } from './unknown-cursor';
+import { valueAt } from './field-value';
 import { writeInGroup } from '../sqlite/group-commit';
 import { settle } from '../sqlite/settle';
 
@@ -14,40 +15,71 @@ type Statement<P extends unknown[], R> = {
 
 const table = (collection: string): string => `rm_${assertCollection(collection)}`;
 const path = (field: string): string => `json_extract(doc, '$.${assertField(field)}')`;
+/** The column an indexed field is kept in beside the document (`a.b` in `f_a__b`). */
+const column = (field: string): string => {
+  if (assertField(field).includes('__')) throw new Error(`an indexed field cannot hold "__": ${field}`);
+  return `f_${field.replace(/\./g, '__')}`;
+};
 // json_extract returns booleans as 1/0.
 const sqlValue = (value: string | number | boolean | null): SqlValue =>
   typeof value === 'boolean' ? (value ? 1 : 0) : value;
 
-const whereClause = (conditions: readonly Condition[] = []): { sql: string; params: SqlValue[] } => {
+/** A write as SQL: a statement (prepared once per text) and its values. */
+type SqlWrite = Readonly<{ sql: string; params: SqlValue[] }>;
+/** How a table's documents are written: the statement, and the indexed fields whose values follow the id and the document. */
+type Upsert = Readonly<{ sql: string; fields: readonly string[] }>;
+
+/** A field's value as `json_extract` gives it (what its column holds). */
+const asColumn = (value: unknown): SqlValue => {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'string' || typeof value === 'number') return value;
+  return JSON.stringify(value);
+};
+
+/** How a table's fields are read in SQL: its column when the field is indexed, otherwise from the document. */
+type Fields = (field: string) => string;
+
+const whereClause = (fieldSql: Fields, conditions: readonly Condition[] = []): { sql: string; params: SqlValue[] } => {
   const parts: string[] = [];
   const params: SqlValue[] = [];
   for (const condition of conditions) {
     if ('eq' in condition) {
-      if (condition.eq === null) parts.push(`${path(condition.field)} IS NULL`);
+      if (condition.eq === null) parts.push(`${fieldSql(condition.field)} IS NULL`);
       else {
-        parts.push(`${path(condition.field)} = ?`);
+        parts.push(`${fieldSql(condition.field)} = ?`);
         params.push(sqlValue(condition.eq));
       }
     } else if ('in' in condition) {
       if (condition.in.length === 0) parts.push('0');
       else {
-        parts.push(`${path(condition.field)} IN (${condition.in.map(() => '?').join(', ')})`);
+        parts.push(`${fieldSql(condition.field)} IN (${condition.in.map(() => '?').join(', ')})`);
         params.push(...condition.in.map(sqlValue));
       }
     } else if ('lte' in condition) {
-      parts.push(`${path(condition.field)} <= ?`);
+      parts.push(`${fieldSql(condition.field)} <= ?`);
       params.push(condition.lte);
     } else {
-      parts.push(`lower(${path(condition.field)}) = lower(?)`);
+      parts.push(`lower(${fieldSql(condition.field)}) = lower(?)`);
       params.push(condition.ieq);
     }
   }
   return { sql: parts.length ? parts.join(' AND ') : '1', params };
 };
 
-/** Read models as JSON documents in the embedded SQLite file, one table per collection. */
+/**
+ * Read models as JSON documents in the embedded SQLite file, one table per collection. Every field
+ * an index names is also kept in a column of its own, written with the document (its value as
+ * `json_extract` would give it, taken from the put object or the values a batch gave with the text), so indexes are built on plain columns
+ * and queries filter and sort on them; other fields are read from the document.
+ */
 export class SqliteReadStore implements ReadStore {
-  private readonly tables = new Set<string>();
+  /** Per table: its indexed fields and their columns, in the order they were added. */
+  private readonly tables = new Map<string, Map<string, string>>();
+  /** Each collection's table, once created (or found). */
+  private readonly tableOf = new Map<string, string>();
+  /** Per table, how a document is written (forgotten when a column is added). */
+  private readonly upserts = new Map<string, Upsert>();
   private readonly statements = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
 
   constructor(private readonly db: SqliteDatabase) {
@@ -64,21 +96,54 @@ export class SqliteReadStore implements ReadStore {
   }
 
   private ensureTable(collection: string): string {
+    const known = this.tableOf.get(collection);
+    if (known) return known;
     const name = table(collection);
+    this.tableOf.set(collection, name);
     if (!this.tables.has(name)) {
       this.db.exec(`CREATE TABLE IF NOT EXISTS ${name} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
-      this.tables.add(name);
+      const columns = new Map<string, string>();
+      for (const { name: columnName } of this.db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${name}')`).all()) {
+        if (columnName.startsWith('f_')) columns.set(columnName.slice(2).replace(/__/g, '.'), columnName);
+      }
+      this.tables.set(name, columns);
     }
     return name;
+  }
+
+  /** How `name`'s fields read in SQL (its table ensured). */
+  private fields(name: string): Fields {
+    const columns = this.tables.get(name);
+    return (field) => columns?.get(field) ?? path(field);
+  }
+
+  /**
+   * A column for each field, filled from the documents already there: a table written before
+   * indexed fields had columns (or before this index) is migrated once.
+   */
+  private ensureColumns(name: string, fields: readonly string[]): void {
+    const columns = this.tables.get(name)!;
+    for (const field of fields) {
+      if (columns.has(field)) continue;
+      this.db.transaction(() => {
+        this.db.exec(`ALTER TABLE ${name} ADD COLUMN ${column(field)}`);
+        this.db.exec(`UPDATE ${name} SET ${column(field)} = ${path(field)}`);
+      })();
+      columns.set(field, column(field));
+      this.upserts.delete(name);
+    }
   }
 
   ensureIndexes(indexes: readonly IndexSpec[]): Promise<void> {
     return settle(() => {
       for (const index of indexes) {
         const name = this.ensureTable(index.collection);
-        const indexName = `${name}__${index.fields.map((f) => f.replace(/\./g, '_')).join('__')}`;
+        this.ensureColumns(name, index.fields);
+        const fields = index.fields.map((f) => f.replace(/\./g, '_')).join('__');
+        // The same index over json_extract expressions, as tables were indexed before columns.
+        this.db.exec(`DROP INDEX IF EXISTS ${name}__${fields}`);
         this.db.exec(
-          `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${indexName} ON ${name} (${index.fields.map(path).join(', ')})`,
+          `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name}__by__${fields} ON ${name} (${index.fields.map(column).join(', ')})`,
         );
       }
     });
@@ -115,12 +180,13 @@ export class SqliteReadStore implements ReadStore {
 
   private findNow<T extends Doc>(collection: string, query: FindQuery): Page<T> {
     const name = this.ensureTable(collection);
-    const where = whereClause(query.where);
-    const order = path(query.orderBy);
+    const fields = this.fields(name);
+    const where = whereClause(fields, query.where);
+    const order = fields(query.orderBy);
     let cursorSql = '1';
     const cursorParams: SqlValue[] = [];
     if (query.startingAfter !== undefined) {
-      const scope = whereClause(query.cursorWhere);
+      const scope = whereClause(fields, query.cursorWhere);
       const cursor = this.prepare<SqlValue[], { sort: SqlValue }>(`SELECT ${order} AS sort FROM ${name} WHERE id = ? AND ${scope.sql}`)
         .get(query.startingAfter, ...scope.params);
       if (!cursor) throw new UnknownCursor(query.startingAfter);
@@ -138,45 +204,66 @@ export class SqliteReadStore implements ReadStore {
   }
 
   findAll<T extends Doc>(collection: string, conditions?: readonly Condition[]): Promise<T[]> {
-    const where = whereClause(conditions);
-    const rows = this.prepare<SqlValue[], { doc: string }>(
-        `SELECT doc FROM ${this.ensureTable(collection)} WHERE ${where.sql} ORDER BY id`,
-      )
+    const name = this.ensureTable(collection);
+    const where = whereClause(this.fields(name), conditions);
+    const rows = this.prepare<SqlValue[], { doc: string }>(`SELECT doc FROM ${name} WHERE ${where.sql} ORDER BY id`)
       .all(...where.params);
     return Promise.resolve(rows.map((row) => JSON.parse(row.doc) as T));
   }
 
   count(collection: string, conditions?: readonly Condition[]): Promise<number> {
-    const where = whereClause(conditions);
-    const row = this.prepare<SqlValue[], { n: number }>(`SELECT COUNT(*) AS n FROM ${this.ensureTable(collection)} WHERE ${where.sql}`)
+    const name = this.ensureTable(collection);
+    const where = whereClause(this.fields(name), conditions);
+    const row = this.prepare<SqlValue[], { n: number }>(`SELECT COUNT(*) AS n FROM ${name} WHERE ${where.sql}`)
       .get(...where.params);
     return Promise.resolve(row?.n ?? 0);
   }
 
   commit(writes: readonly Write[], checkpoints: readonly Checkpoint[] = []): Promise<void> {
-    return writeInGroup(this.db, () => this.commitNow(writes, checkpoints));
+    // Resolved to SQL first (tables made, indexed fields' columns read from each put document): what runs in the transaction is statements and values.
+    const statements = writes.map((write) => this.sqlOf(write));
+    for (const checkpoint of checkpoints) {
+      statements.push({
+        sql: 'INSERT INTO projection_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position',
+        params: [checkpoint.name, checkpoint.position.toString()],
+      });
+    }
+    return writeInGroup(this.db, () => this.db.transaction(() => {
+      for (const { sql, params } of statements) this.prepare(sql).run(...params);
+    })());
   }
 
-  private commitNow(writes: readonly Write[], checkpoints: readonly Checkpoint[]): void {
-    const statements = writes.map((write) => ({ write, name: this.ensureTable(write.collection) }));
-    this.db.transaction(() => {
-      for (const { write, name } of statements) {
-        if (write.op === 'put' || write.op === 'put_json') {
-          this.prepare(`INSERT INTO ${name} (id, doc) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc`)
-            .run(...(write.op === 'put' ? [write.doc.id, JSON.stringify(write.doc)] : [write.id, write.json]));
-        } else if (write.op === 'delete') {
-          this.prepare(`DELETE FROM ${name} WHERE id = ?`).run(write.id);
-        } else {
-          this.prepare(`DELETE FROM ${name} WHERE ${path(write.field)} = ?`).run(write.eq);
-        }
-      }
-      for (const checkpoint of checkpoints) {
-        this.prepare(
-            'INSERT INTO projection_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position',
-          )
-          .run(checkpoint.name, checkpoint.position.toString());
-      }
-    })();
+  private sqlOf(write: Write): SqlWrite {
+    const name = this.ensureTable(write.collection);
+    if (write.op === 'put') {
+      const { sql, fields } = this.upsert(name);
+      return { sql, params: [write.doc.id, JSON.stringify(write.doc), ...fields.map((field) => asColumn(valueAt(write.doc, field)))] };
+    }
+    if (write.op === 'put_json') {
+      const { sql, fields } = this.upsert(name);
+      const given = write.fields ?? {};
+      // A field the writer did not give (a put from elsewhere) is read from the document.
+      let parsed: unknown;
+      const value = (field: string) => (field in given ? given[field] : valueAt((parsed ??= JSON.parse(write.json)), field));
+      return { sql, params: [write.id, write.json, ...fields.map((field) => asColumn(value(field)))] };
+    }
+    if (write.op === 'delete') return { sql: `DELETE FROM ${name} WHERE id = ?`, params: [write.id] };
+    return { sql: `DELETE FROM ${name} WHERE ${this.fields(name)(write.field)} = ?`, params: [write.eq] };
+  }
+
+  /** The statement that writes a document with its indexed fields' columns, and those fields in its parameters' order. */
+  private upsert(name: string): Upsert {
+    const known = this.upserts.get(name);
+    if (known) return known;
+    const columns = [...this.tables.get(name)!];
+    const names = columns.map(([, columnName]) => `, ${columnName}`).join('');
+    const updates = columns.map(([, columnName]) => `, ${columnName} = excluded.${columnName}`).join('');
+    const upsert = {
+      sql: `INSERT INTO ${name} (id, doc${names}) VALUES (?, ?${', ?'.repeat(columns.length)}) ON CONFLICT(id) DO UPDATE SET doc = excluded.doc${updates}`,
+      fields: columns.map(([field]) => field),
+    };
+    this.upserts.set(name, upsert);
+    return upsert;
   }
 
   checkpoint(name: string): Promise<bigint> {

@@ -66,10 +66,10 @@ describe('aggregate states kept between requests', () => {
     const states = new AggregateStates(store);
     const streamId = STREAMS[0]!;
     const reads: number[] = [];
-    const readStream = store.readStream.bind(store);
-    store.readStream = (id, from) => {
+    const readStreamToFold = store.readStreamToFold.bind(store);
+    store.readStreamToFold = (id, from) => {
       reads.push(from ?? 0);
-      return readStream(id, from);
+      return readStreamToFold(id, from);
     };
     await own(store, states, streamId, [created('org_a')]);
     await own(store, states, streamId, [limits(3), limits(4)]);

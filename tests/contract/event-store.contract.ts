@@ -74,6 +74,18 @@ export const describeEventStore = (name: string, open: () => Promise<EventStore>
       expect((await store.readStream(id, 1)).map((e) => e.type)).toEqual(['B', 'C']);
     });
 
+    it('reads a stream to fold as readStream does, from a revision, without what a fold does not need', async () => {
+      const id = stream();
+      await store.append(id, [testEvent('A', { n: 1 }), testEvent('B', { nested: { list: [2] } }), testEvent('C')], 'no_stream');
+      const full = await store.readStream(id, 1);
+      const folded = await store.readStreamToFold(id, 1);
+      expect(folded.map(({ type, version, data, revision, position }) => ({ type, version, data, revision, position }))).toEqual(
+        full.map(({ type, version, data, revision, position }) => ({ type, version, data, revision, position })),
+      );
+      expect(folded.map((e) => e.type)).toEqual(['B', 'C']);
+      expect(await store.readStreamToFold(stream())).toEqual([]);
+    });
+
     it('reads the global log after a position in commit order, in pages', async () => {
       const head = await store.headPosition();
       const a = stream();

@@ -136,18 +136,18 @@ describe('projection runner', () => {
     await runner.start();
     const { position } = await store.append('organisation-org_1', [changed('a'), changed('b'), changed('c')], 'any');
     await runner.waitFor(position);
-    expect(indexesOf('rm_names')).toEqual(['rm_names__names']);
+    expect(indexesOf('rm_names')).toEqual(['rm_names__by__names']);
 
     indexedWhileApplying.length = 0;
     runner.startRebuild(null, { verify: true });
     expect(await runner.rebuilt()).toMatchObject({ status: 'switched', events: 3, differences: [] });
     expect(indexedWhileApplying).toEqual([[], [], []]);
-    expect(indexesOf('rm_names_g1')).toEqual(['rm_names_g1__names']);
+    expect(indexesOf('rm_names_g1')).toEqual(['rm_names_g1__by__names']);
 
     indexedWhileApplying.length = 0;
     expect(await runner.replayInPlace(null)).toBe(3);
     expect(indexedWhileApplying).toEqual([[], [], []]);
-    expect(indexesOf('rm_names_g1')).toEqual(['rm_names_g1__names']);
+    expect(indexesOf('rm_names_g1')).toEqual(['rm_names_g1__by__names']);
     expect(await runner.readStore.get('names', 'all')).toEqual({ id: 'all', names: ['a', 'b', 'c'] });
     await runner.stop();
     db.close();

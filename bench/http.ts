@@ -24,7 +24,8 @@ const keysFor = (requests: number) => Math.ceil(requests / REQUESTS_PER_KEY) + 1
 
 const formatWork = (work: WorkDone, requests: number): string => {
   const each = (n: number) => (n / requests).toFixed(2);
-  return `  per request: ${each(work.commits)} commits (fsyncs) shared by ${each(work.writes)} writes, ${each(work.streamLoads)} stream loads, ${each(work.accountingCalls)} accounting round trips, ${each(work.cpuMs)} ms server CPU`;
+  const mainThread = work.mainThreadCpuMs === null ? '' : ` (main thread ${each(work.mainThreadCpuMs)} ms)`;
+  return `  per request: ${each(work.commits)} commits (fsyncs) shared by ${each(work.writes)} writes, ${each(work.streamLoads)} stream loads, ${each(work.accountingCalls)} accounting round trips, ${each(work.cpuMs)} ms server CPU${mainThread}`;
 };
 
 /** Starts `bench/serve.ts` in its own process: the load generator never shares the server's event loop. */

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { subscribe } from 'node:diagnostics_channel';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import type { ClientRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { organisationStream } from '../domain/organisation/events';
@@ -14,8 +16,8 @@ import { startBareExpress } from './bare-express';
 
 /**
  * The process under test, apart from the load generator's: `node dist/bench/serve.js bare|service`
- * starts the baseline or the service (embedded profile, demonstration accounting system
- * in-process), seeds the data sizes it is told (`BenchSeed` in the environment as JSON), sends
+ * starts the baseline or the service (embedded profile, demonstration accounting system on a
+ * thread of its own), seeds the data sizes it is told (`BenchSeed` in the environment as JSON), sends
  * the parent what the load needs over IPC, and stops on the parent's 'stop' message (a CPU profile,
  * when started with `--cpu-prof`, is written then).
  */
@@ -33,7 +35,27 @@ export type BenchSeed = Readonly<{
 export type Served = Readonly<{ url: string; keys: Record<string, string[]>; metered: string[] }>;
 
 /** What the service did while the load ran, summed: divided by the requests, the per-request profile. */
-export type WorkDone = { commits: number; writes: number; streamLoads: number; accountingCalls: number; cpuMs: number };
+export type WorkDone = {
+  commits: number;
+  writes: number;
+  streamLoads: number;
+  accountingCalls: number;
+  /** CPU time of the server process: every thread (the demonstration accounting system's too). */
+  cpuMs: number;
+  /** CPU time of its main thread (the service's event loop), where Linux's /proc tells it; else null. */
+  mainThreadCpuMs: number | null;
+};
+
+/** User + system CPU of this process's main thread, from /proc (clock ticks of 10 ms); null elsewhere. */
+const mainThreadCpuMs = (): number | null => {
+  try {
+    const stat = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+};
 
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
@@ -61,8 +83,8 @@ const post = async (url: string, token: string, body: unknown, idempotencyKey?: 
 
 /**
  * Counts the service's commits (its connection's group commits, one fsync each; the demonstration
- * ledger's file commits apart), the writes that joined them, stream loads, and calls to the
- * accounting system (each a round trip), from `reset()`.
+ * ledger's file commits apart), the writes that joined them, stream loads, calls to the
+ * accounting system (each a round trip), and CPU time (the main thread's and the process's), from `reset()`.
  */
 const countWork = (services: Services) => {
   const group = enableGroupCommit(services.db);
@@ -78,15 +100,15 @@ const countWork = (services: Services) => {
     counted.streamLoads += 1;
     return readStreamToFold(...args);
   };
-  const realFetch = globalThis.fetch;
-  globalThis.fetch = (input, init) => {
-    if (String(input instanceof Request ? input.url : input).startsWith(services.accountingUrl)) counted.accountingCalls += 1;
-    return realFetch(input, init);
-  };
+  // Every request node:http sends is published on this channel: those to the accounting system are its round trips.
+  const accountingHost = new URL(services.accountingUrl).host;
+  subscribe('http.client.request.start', (message) => {
+    if ((message as { request: ClientRequest }).request.getHeader('host') === accountingHost) counted.accountingCalls += 1;
+  });
   // The server process's CPU time (every thread), which other load on the machine does not inflate as it does the rate.
   const sum = () => {
     const cpu = process.cpuUsage();
-    return { ...group.counts, cpuMs: (cpu.user + cpu.system) / 1000 };
+    return { ...group.counts, cpuMs: (cpu.user + cpu.system) / 1000, mainThreadCpuMs: mainThreadCpuMs() };
   };
   let start = sum();
   return {
@@ -97,7 +119,13 @@ const countWork = (services: Services) => {
     },
     read: (): WorkDone => {
       const now = sum();
-      return { ...counted, commits: now.commits - start.commits, writes: now.writes - start.writes, cpuMs: now.cpuMs - start.cpuMs };
+      return {
+        ...counted,
+        commits: now.commits - start.commits,
+        writes: now.writes - start.writes,
+        cpuMs: now.cpuMs - start.cpuMs,
+        mainThreadCpuMs: now.mainThreadCpuMs === null || start.mainThreadCpuMs === null ? null : now.mainThreadCpuMs - start.mainThreadCpuMs,
+      };
     },
   };
 };

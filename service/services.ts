@@ -8,7 +8,7 @@ import { testClockAdvancer } from '../workers/scheduler';
 import { allProjections } from '../projections/all';
 import { readModelLookups } from '../projections/lookups';
 import { ProjectionRunner } from '../projections/runner';
-import { startDemoAccountingServer } from '../infra/accounting/demo-server/start';
+import { startDemoAccountingThread } from '../infra/accounting/demo-server/start-thread';
 import { httpAccountingSystem } from '../infra/accounting/http-client';
 import type { AccountingSystem } from '../infra/accounting/port';
 import { type Clock, systemClock } from '../infra/clock/clock';
@@ -93,10 +93,11 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
   const queues: JobQueues = config.REDIS_URL
     ? new (await import('../infra/jobs/bullmq')).BullMqJobQueues({ url: config.REDIS_URL })
     : new SqliteJobQueues(db);
-  // Without ACCOUNTING_URL the demonstration accounting system runs in-process, still over HTTP.
+  // Without ACCOUNTING_URL the demonstration accounting system runs in-process, on a thread of its
+  // own (its HTTP handling and ledger fsyncs off the service's loop), still reached over HTTP.
   const demoAccounting = config.ACCOUNTING_URL
     ? null
-    : await startDemoAccountingServer({ port: 0, dbPath: join(config.DATA_DIR, 'demo-accounting.sqlite') });
+    : await startDemoAccountingThread({ port: 0, dbPath: join(config.DATA_DIR, 'demo-accounting.sqlite') });
   const accountingUrl = config.ACCOUNTING_URL ?? demoAccounting!.url;
   const accounting = httpAccountingSystem({ baseUrl: accountingUrl });
   const projections = new ProjectionRunner(store, storedReadModels, allProjections, logger.child({ component: 'projections' }));
@@ -108,7 +109,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
       readStore: config.MONGO_URL ? 'mongodb' : 'sqlite',
       locks: config.REDIS_URL ? 'redis' : 'sqlite',
       jobs: queues.kind,
-      accounting: config.ACCOUNTING_URL ?? 'in-process demonstration server',
+      accounting: config.ACCOUNTING_URL ?? 'demonstration server on its own thread',
       dataDir: config.DATA_DIR,
     },
     'stores opened',

@@ -1,13 +1,25 @@
+import { spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startDemoAccountingServer } from '../../infra/accounting/demo-server/start';
+import { startDemoAccountingThread } from '../../infra/accounting/demo-server/start-thread';
 import { httpAccountingSystem } from '../../infra/accounting/http-client';
 import { AccountingRefused, type AccountingSystem, type AccountingTenant, AccountingUnavailable } from '../../infra/accounting/port';
 import { tempDir } from '../support/test-service';
 
-/** The accounting port, through the HTTP client, against the demonstration server over real HTTP. */
-describe('Accounting contract: HTTP client against the demonstration server', () => {
+type Started = { url: string; close(): Promise<void> };
+
+/**
+ * The accounting port, through the HTTP client, against the demonstration server over real HTTP:
+ * on the caller's own loop (`npm run accounting`) and on a thread of its own (the service's default).
+ */
+describe.each<[string, (options: { port: number; dbPath: string }) => Promise<Started>]>([
+  ["on the caller's loop", startDemoAccountingServer],
+  ['on its own thread', startDemoAccountingThread],
+])('Accounting contract: HTTP client against the demonstration server %s', (_where, startServer) => {
   const dbPath = join(tempDir('accounting'), 'demo-accounting.sqlite');
-  let server: Awaited<ReturnType<typeof startDemoAccountingServer>>;
+  let server: Started;
   let system: AccountingSystem;
   let ledger: AccountingTenant;
   let n = 0;
@@ -21,7 +33,7 @@ describe('Accounting contract: HTTP client against the demonstration server', ()
     ledger.createInvoice({ contactId, reference: 'REF', date: '2026-01-01', dueDate: '2026-01-15', currency: 'GBP', status, lines: [line] }, key('inv'));
 
   beforeAll(async () => {
-    server = await startDemoAccountingServer({ port: 0, dbPath });
+    server = await startServer({ port: 0, dbPath });
     system = httpAccountingSystem({ baseUrl: server.url, timeoutMs: 300, retries: 2, backoffMs: 5 });
     ledger = system.tenant((await system.connect('Contract tests', key('connect'))).tenantId);
   });
@@ -166,9 +178,61 @@ describe('Accounting contract: HTTP client against the demonstration server', ()
   it('keeps its state across a restart', async () => {
     const kept = await contact('Durable Ltd', 'K-1');
     await server.close();
-    server = await startDemoAccountingServer({ port: 0, dbPath });
+    server = await startServer({ port: 0, dbPath });
     system = httpAccountingSystem({ baseUrl: server.url, timeoutMs: 300, retries: 2, backoffMs: 5 });
     ledger = system.tenant(ledger.tenantId);
     expect(await ledger.findContactByNumber('K-1')).toEqual(kept);
+  });
+});
+
+describe('The demonstration accounting system on its own thread', () => {
+  const dbPath = () => join(tempDir('accounting-thread'), 'demo-accounting.sqlite');
+  const freePort = async (): Promise<{ port: number; server: Server }> => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { port: (server.address() as AddressInfo).port, server };
+  };
+
+  it("answers while the caller's event loop is blocked", async () => {
+    const thread = await startDemoAccountingThread({ port: 0, dbPath: dbPath() });
+    try {
+      // spawnSync blocks this loop until the other process has its answer: only another loop can give it.
+      const asked = spawnSync(process.execPath, ['-e', `fetch('${thread.url}/tenants/demo_none/contacts').then((r) => process.stdout.write(String(r.status)))`], {
+        encoding: 'utf8',
+        timeout: 15_000,
+      });
+      expect(asked.stdout).toBe('404');
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it('refuses to start when its port is taken, and says why', async () => {
+    const taken = await freePort();
+    try {
+      await expect(startDemoAccountingThread({ port: taken.port, dbPath: dbPath() })).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      taken.server.close();
+    }
+  });
+
+  it('is unavailable to the client when nothing answers: no connection, or no answer in time', async () => {
+    const closed = await freePort();
+    closed.server.close();
+    const nobody = httpAccountingSystem({ baseUrl: `http://127.0.0.1:${closed.port}`, timeoutMs: 300, retries: 1, backoffMs: 5 });
+    await expect(nobody.connect('Nobody', 'k-nobody')).rejects.toThrow(new AccountingUnavailable('The accounting system is unavailable: could not connect.'));
+
+    const thread = await startDemoAccountingThread({ port: 0, dbPath: dbPath() });
+    try {
+      const slow = httpAccountingSystem({ baseUrl: thread.url, timeoutMs: 200, retries: 1, backoffMs: 5 });
+      await fetch(`${thread.url}/control/faults`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ kind: 'slow', pathPrefix: '/connections', count: 2, delayMs: 400 }),
+      });
+      await expect(slow.connect('Slow', 'k-slow')).rejects.toThrow(new AccountingUnavailable('The accounting system is unavailable: no answer within 200 ms.'));
+    } finally {
+      await thread.close();
+    }
   });
 });

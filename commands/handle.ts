@@ -14,7 +14,12 @@ export type Handled<State, Event> = Readonly<{
   revision: number | 'no_stream';
 }>;
 
-export type Loaded<State> = Readonly<{ state: State; revision: number | 'no_stream' }>;
+export type Loaded<State> = Readonly<{
+  state: State;
+  revision: number | 'no_stream';
+  /** Global position of the event at `revision`, where the loader saw it (a read-after-write waits for it). */
+  position?: bigint;
+}>;
 
 /** What a handler may do between deciding and appending: an outside effect the events depend on, run once per decision. */
 export type BeforeAppend<State, Event> = (events: Event[], state: State) => Promise<void>;
@@ -35,7 +40,8 @@ export const loadState = async <State, Event extends DomainEvent>(
   const stored = await store.readStreamToFold(streamId, after);
   const state = stored.map(decodeEvent).reduce((s, e) => decider.evolve(s, e as unknown as Event), from ? from.state : decider.initialState());
   const last = stored[stored.length - 1];
-  return { state, revision: last ? last.revision : (from?.revision ?? 'no_stream') };
+  const position = last ? last.position : from?.position;
+  return { state, revision: last ? last.revision : (from?.revision ?? 'no_stream'), ...(position === undefined ? {} : { position }) };
 };
 
 /**
@@ -81,7 +87,7 @@ export const handleDecision = async <State, Event extends DomainEvent, Result>(
       );
       // Folded only once committed: a state kept between requests never holds events that were refused.
       const next = events.reduce(decider.evolve, state);
-      source.committed({ state: next, revision: appended.nextExpectedRevision });
+      source.committed({ state: next, revision: appended.nextExpectedRevision, position: appended.position });
       return { state: next, events, position: appended.position, revision: appended.nextExpectedRevision, result };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevision)) throw error;

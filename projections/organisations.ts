@@ -33,6 +33,11 @@ export const organisationDocument = z.object({
 });
 export type OrganisationDoc = z.infer<typeof organisationDocument>;
 
+/** Per reset sandbox, how many times it was reset (none for one never reset): what scopes its idempotency records. */
+export const SANDBOX_GENERATIONS = 'sandbox_generations';
+export const sandboxGenerationDocument = z.object({ id: z.string(), generation: z.number().int().positive() });
+export type SandboxGenerationDoc = z.infer<typeof sandboxGenerationDocument>;
+
 /** The field that shows each setting, in the document and in the admin API's request bodies. */
 export const SETTING_FIELDS = {
   name: 'name',
@@ -66,13 +71,14 @@ const settingsFields = (settings: Partial<OrganisationSettings>): Partial<Pick<O
 
 export const organisationsProjection: Projection = {
   name: 'organisations',
-  version: 1,
-  collections: [ORGANISATIONS],
+  version: 2,
+  collections: [ORGANISATIONS, SANDBOX_GENERATIONS],
   indexes: [],
   handles: [
     'OrganisationCreated',
     'OrganisationSettingsChanged',
     'SandboxOpened',
+    'SandboxReset',
     'AccountingConnected',
     'AccountingDisconnected',
     'AccountsMapped',
@@ -107,8 +113,12 @@ export const organisationsProjection: Projection = {
         if (doc) context.put(ORGANISATIONS, { ...doc, sandbox: typed.data.sandboxId });
         return;
       }
+      case 'SandboxReset': {
+        const doc: SandboxGenerationDoc = { id: typed.data.organisationId, generation: typed.data.generation };
+        context.put(SANDBOX_GENERATIONS, doc);
+        return;
+      }
       case 'SandboxResetRequested':
-      case 'SandboxReset':
       case 'CpiRecorded':
       case 'TestClockAdvanced':
         return;

@@ -163,7 +163,7 @@ export const apiDeps = (services: Services, adminToken: string, workers: Workers
   accountingPushWaitMs: services.config.ACCOUNTING_PUSH_WAIT_MS,
   waitForProjections: (position) => services.projections.waitFor(position),
   projections: services.projections,
-  testClock: testClockAdvancer(workerDeps(services)),
+  testClock: testClockAdvancer(workerDeps(services), { pushWaitMs: services.config.ACCOUNTING_PUSH_WAIT_MS }),
 });
 
 /** The workers' dependencies, taken from the process's services. */

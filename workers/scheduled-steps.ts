@@ -10,14 +10,17 @@ import type { Caller } from '../commands/metadata';
 import { DUE_DATES, type DueDatesDoc } from '../projections/due-dates';
 import type { WorkerDeps } from './deps';
 
+/** What running a piece of due work did: whether it recorded anything, and the invoices it raised (the accounting sync worker pushes them). */
+export type WorkDone = Readonly<{ recorded: boolean; invoiceIds: readonly string[] }>;
+
 /** One piece of due work: run on or after `date`; `order` breaks ties on a date; `subject` is what it changes. */
 export type DueWork = Readonly<{
   kind: string;
   subject: string;
   date: string;
   order: number;
-  /** Runs it at the organisation's clock time; true when it recorded something. */
-  run(caller: Caller): Promise<boolean>;
+  /** Runs it at the organisation's clock time. */
+  run(caller: Caller): Promise<WorkDone>;
 }>;
 
 /**
@@ -53,7 +56,11 @@ export const subscriptionSteps: StepSource = {
         subject: subscriptionId,
         date: step.date,
         order: STEP_KINDS.indexOf(step.kind),
-        run: async (caller: Caller) => (await runScheduledStep(deps, caller, org, subscriptionId, step)).events.length > 0,
+        run: async (caller: Caller): Promise<WorkDone> => {
+          const { events } = await runScheduledStep(deps, caller, org, subscriptionId, step);
+          const invoiceIds = events.flatMap((event) => (event.type === 'SubscriptionRenewalInvoiceRaised' ? [event.data.invoiceId] : []));
+          return { recorded: events.length > 0, invoiceIds };
+        },
       }));
   },
 };
@@ -80,8 +87,10 @@ export const usagePeriodSteps: StepSource = {
       subject: subscriptionId,
       date: period.due,
       order: STEP_KINDS.length,
-      run: async (caller: Caller) =>
-        (await billUsagePeriod(deps, { organisationId: org.organisationId, subscriptionId, periodStart: period.periodStart }, caller)).billedNow,
+      run: async (caller: Caller): Promise<WorkDone> => {
+        const { billedNow, invoiceId } = await billUsagePeriod(deps, { organisationId: org.organisationId, subscriptionId, periodStart: period.periodStart }, caller);
+        return { recorded: billedNow, invoiceIds: billedNow && invoiceId ? [invoiceId] : [] };
+      },
     }));
   },
 };

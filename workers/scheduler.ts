@@ -1,3 +1,4 @@
+import { awaitSync } from '../commands/await-sync';
 import type { Caller } from '../commands/metadata';
 import { loadOpenOrganisation } from '../commands/organisation/load-open-organisation';
 import { organisationCommand } from '../commands/organisation/organisation-command';
@@ -17,6 +18,9 @@ const SCHEDULER: Caller = { actor: { type: 'scheduler' }, requestId: null };
 
 const earliest = (a: DueWork, b: DueWork): number => compareDates(a.date, b.date) || a.order - b.order || (a.subject < b.subject ? -1 : 1);
 
+/** What a run of due work did: the steps that recorded something, and the invoices they raised. */
+export type DueWorkRun = Readonly<{ steps: number; invoiceIds: readonly string[] }>;
+
 /**
  * Runs an organisation's due work up to `until` (a date), in order of due date: after each step only
  * its subject is asked again, so a subscription left behind by downtime catches up step by step
@@ -28,7 +32,7 @@ export const runDueWork = async (
   org: OpenOrganisation,
   until: string,
   options: Readonly<{ sources?: readonly StepSource[]; beforeStep?: (work: DueWork) => void }> = {},
-): Promise<number> => {
+): Promise<DueWorkRun> => {
   const sources = options.sources ?? STEP_SOURCES;
   const pending = new Map<string, DueWork[]>();
   const key = (source: StepSource, subject: string) => `${source.name}:${subject}`;
@@ -40,15 +44,17 @@ export const runDueWork = async (
     for (const subject of await source.subjects(deps, org, until)) await refresh(source, subject, new Set());
   }
   const skipped = new Map<string, Set<string>>();
-  let ran = 0;
+  let steps = 0;
+  const invoiceIds: string[] = [];
   for (;;) {
     const next = [...pending.values()].flat().sort(earliest)[0] as (DueWork & { source: StepSource }) | undefined;
-    if (!next) return ran;
+    if (!next) return { steps, invoiceIds };
     options.beforeStep?.(next);
-    const did = await next.run(SCHEDULER);
+    const done = await next.run(SCHEDULER);
+    invoiceIds.push(...done.invoiceIds);
     const subjectKey = key(next.source, next.subject);
     const skip = skipped.get(subjectKey) ?? new Set<string>();
-    if (did) ran++;
+    if (done.recorded) steps++;
     else skip.add(`${next.kind}@${next.date}`);
     skipped.set(subjectKey, skip);
     await refresh(next.source, next.subject, skip);
@@ -70,16 +76,25 @@ export const restoreTestClocks = async (deps: Pick<WorkerDeps, 'store' | 'readSt
 
 export type TestClockObject = Readonly<{ object: 'test_clock'; frozen_time: string; status: 'ready' }>;
 
+export type TestClockOptions = Readonly<{
+  /** ACCOUNTING_PUSH_WAIT_MS: how long the answer waits for the accounting sync worker's push of the invoices the advance raised. */
+  pushWaitMs: number;
+  sources?: readonly StepSource[];
+}>;
+
 /**
  * `POST /admin/v1/organisations/{sandbox}/clock/advance`: checks the date (a sandbox, not back, at
  * most 366 days), then steps through every due start, renewal invoice, roll-over and end up to that
  * date in order, the clock set to each step's date, and records where the clock stands (midday of
  * the date in the sandbox's timezone) as an organisation event. Another advance (or a reset) of the
- * same sandbox is refused while one runs.
+ * same sandbox is refused while one runs. The steps never push: the accounting sync worker pushes
+ * the invoices they raised, and the answer waits for those outcomes as a request does (`awaitSync`),
+ * so it usually finds them synced, and past the wait they are answered as they stand (pending).
  */
-export const testClockAdvancer = (deps: WorkerDeps, sources?: readonly StepSource[]) => ({
+export const testClockAdvancer = (deps: WorkerDeps, options: TestClockOptions) => ({
   advance: async (organisationId: string, date: string, caller: Caller): Promise<TestClockObject> => {
     if (!deps.clocks.beginAdvance(organisationId)) throw advanceRunning();
+    let advanced: Readonly<{ frozen: string; position: bigint; invoiceIds: readonly string[] }>;
     try {
       const org = await loadOpenOrganisation(deps.store, organisationId);
       const clock = deps.clocks.forOrganisation(organisationId);
@@ -91,11 +106,11 @@ export const testClockAdvancer = (deps: WorkerDeps, sources?: readonly StepSourc
         if (instant > clock.now().toISOString()) deps.clocks.setTestClock(organisationId, new Date(instant));
       };
       deps.clocks.setTestClock(organisationId, new Date(from));
-      const steps = await runDueWork(deps, org, date, { sources, beforeStep: (work) => setTo(startOfDate(work.date, org.settings.timezone)) });
-      await organisationCommand(deps, organisationId, { type: 'AdvanceTestClock', now: from, date }, caller, { id: organisationId, livemode: false });
+      const run = await runDueWork(deps, org, date, { sources: options.sources, beforeStep: (work) => setTo(startOfDate(work.date, org.settings.timezone)) });
+      const recorded = await organisationCommand(deps, organisationId, { type: 'AdvanceTestClock', now: from, date }, caller, { id: organisationId, livemode: false });
       deps.clocks.setTestClock(organisationId, new Date(frozen));
-      deps.logger.info({ organisationId, from, to: frozen, steps }, 'test clock advanced');
-      return { object: 'test_clock', frozen_time: frozen, status: 'ready' };
+      deps.logger.info({ organisationId, from, to: frozen, steps: run.steps }, 'test clock advanced');
+      advanced = { frozen, position: recorded.position, invoiceIds: run.invoiceIds };
     } catch (error) {
       // A refused or failed advance leaves the clock where its events say.
       await restoreTestClock(deps, organisationId).catch(() => undefined);
@@ -103,6 +118,9 @@ export const testClockAdvancer = (deps: WorkerDeps, sources?: readonly StepSourc
     } finally {
       deps.clocks.endAdvance(organisationId);
     }
+    const synced = await awaitSync(deps.store, advanced.position, { invoiceIds: advanced.invoiceIds }, options.pushWaitMs);
+    await deps.waitForProjections(synced);
+    return { object: 'test_clock', frozen_time: advanced.frozen, status: 'ready' };
   },
 });
 
@@ -120,7 +138,7 @@ export const scheduler = (deps: WorkerDeps, options: SchedulerOptions) => {
       if (deps.clocks.testClock(doc.id) !== null || deps.clocks.advancing(doc.id)) return;
       const org = await loadOpenOrganisation(deps.store, doc.id);
       const today = dateIn(deps.clocks.forOrganisation(doc.id).now().toISOString(), org.settings.timezone);
-      const ran = await runDueWork(deps, org, today, { sources: options.sources });
+      const { steps: ran } = await runDueWork(deps, org, today, { sources: options.sources });
       stepsRun += ran;
       if (ran > 0) logger.info({ organisationId: doc.id, steps: ran, today }, 'scheduled steps run');
     },

@@ -21,6 +21,7 @@ import {
   toOrganisationSettings,
   updateOrganisationBody,
 } from '../schemas/organisation';
+import { idempotencyScope } from '../public/idempotency';
 import { adminCaller } from './admin-caller';
 
 export const findOrganisation = async (deps: ApiDeps, id: string): Promise<OrganisationDoc> => {
@@ -30,13 +31,14 @@ export const findOrganisation = async (deps: ApiDeps, id: string): Promise<Organ
 };
 
 /**
- * A reset removes the sandbox's idempotency records (its keys may be used again): those of every API
- * key it has, read once the reset's position is in the read models, so a key made before it is seen.
- * A crash before this runs leaves records a second reset removes.
+ * A reset frees the sandbox's Idempotency-Keys: its records are scoped by generation, so once the
+ * reset is in the read models no request reaches the previous generation's. Those of every API key
+ * it has (read once the reset's position is in the read models, so a key made before it is seen) are
+ * then removed; a crash before this runs leaves records nobody reads, purged when they expire.
  */
-const forgetIdempotencyRecords = async (deps: ApiDeps, organisationId: string): Promise<void> => {
+const forgetIdempotencyRecords = async (deps: ApiDeps, organisationId: string, generation: number): Promise<void> => {
   const keys = await deps.readStore.findAll<ApiKeyDoc>(API_KEYS, [{ field: '_organisation', eq: organisationId }]);
-  for (const key of keys) await deps.idempotency.forget(key.id);
+  for (const key of keys) await deps.idempotency.forget(idempotencyScope(key.id, generation - 1));
 };
 
 export const organisationRoutes = (router: Router, registry: RouteRegistry, deps: ApiDeps): void => {
@@ -143,11 +145,11 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
       if (!deps.clocks.beginAdvance(sandbox.id)) throw advanceRunning();
       let position: bigint;
       try {
-        let resetAt: bigint;
-        ({ resetAt, position } = await resetSandbox(deps, adminCaller(req), sandbox.id, body.copy));
+        const reset = await resetSandbox(deps, adminCaller(req), sandbox.id, body.copy);
+        position = reset.position;
         deps.clocks.setTestClock(sandbox.id, null);
-        await deps.waitForProjections(resetAt);
-        await forgetIdempotencyRecords(deps, sandbox.id);
+        await deps.waitForProjections(reset.resetAt);
+        await forgetIdempotencyRecords(deps, sandbox.id, reset.generation);
       } finally {
         deps.clocks.endAdvance(sandbox.id);
       }

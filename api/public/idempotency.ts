@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { ApiDeps } from '../deps';
+import { resetScope } from '../../domain/organisation/rules';
 import { idempotencyConflict } from '../../domain/shared/idempotency';
+import { SANDBOX_GENERATIONS, type SandboxGenerationDoc } from '../../projections/organisations';
+import type { Authenticated } from './authenticate';
 import { ApiError, conflict } from '../errors';
 import { type Settlement, settle } from '../middleware/settlement';
 
@@ -27,8 +30,22 @@ declare module 'express-serve-static-core' {
 export const requestFingerprint = (method: string, path: string, body: unknown): string =>
   createHash('sha256').update(`${method} ${path}\n${canonicalJson(body ?? null)}`).digest('hex');
 
+/** Where an API key's idempotency records live in one generation of its sandbox (a live key's: generation 0, its id alone). */
+export const idempotencyScope = (apiKeyId: string, resetGeneration: number): string => [apiKeyId, ...resetScope(resetGeneration)].join('.');
+
 /**
- * `Idempotency-Key` per API key: a repeat of a success is answered from the stored response, a
+ * A sandbox's records are scoped by its reset generation, read from the log's read model: once a
+ * reset is in the read models, no request reaches the records made before it, whether or not the
+ * reset went on to forget them (a crash in between leaves records nobody reads, purged on expiry).
+ */
+const scopeOf = async (deps: ApiDeps, { apiKey, organisation }: Authenticated): Promise<string> => {
+  if (organisation.livemode) return idempotencyScope(apiKey.id, 0);
+  const generation = await deps.readStore.get<SandboxGenerationDoc>(SANDBOX_GENERATIONS, organisation.id);
+  return idempotencyScope(apiKey.id, generation?.generation ?? 0);
+};
+
+/**
+ * `Idempotency-Key` per API key (and sandbox generation): a repeat of a success is answered from the stored response, a
  * different request with the key is a conflict, a repeat while the first runs is `request_in_progress`,
  * and a failure releases the key. The lock is renewed while the request runs, so it lapses soon after
  * its process dies (and the embedded profile releases its predecessor's locks at start).
@@ -52,7 +69,7 @@ export const idempotency =
           'An Idempotency-Key is 1 to 255 printable ASCII characters without spaces.',
         );
       }
-      const scope = req.auth!.apiKey.id;
+      const scope = await scopeOf(deps, req.auth!);
       const now = () => deps.clocks.wall.now().getTime();
       const fingerprint = requestFingerprint(req.method, req.path, req.body);
       const begun = await deps.idempotency.begin(scope, key, fingerprint, now());

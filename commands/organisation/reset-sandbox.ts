@@ -18,5 +18,5 @@ export const resetSandbox = async (deps: CopyDeps, caller: Caller, sandboxId: st
   const reset = await organisationCommand(deps, sandboxId, { type: 'ResetSandbox', copy, liveSettings: live.settings }, caller, ref);
   if (reset.state.status !== 'open') throw new Error('unreachable: a reset leaves the sandbox open');
   const copied = await copyIntoSandbox(deps, caller, live, reset.state, copy);
-  return { resetAt: reset.position, position: latestPosition(reset.position, copied.position) };
+  return { resetAt: reset.position, generation: reset.state.resetGeneration, position: latestPosition(reset.position, copied.position) };
 };

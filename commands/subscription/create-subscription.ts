@@ -1,4 +1,5 @@
 import { CREATE_CUSTOMER_PARAMS } from '../../domain/customer/import';
+import { invoiceDecider } from '../../domain/invoice/decider';
 import { firstInvoice } from '../../domain/invoice/first-invoice';
 import type { OpenOrganisation } from '../../domain/organisation/decider';
 import { resetScope } from '../../domain/organisation/rules';
@@ -25,8 +26,12 @@ export type CreateSubscriptionInput = Readonly<{
   request: CreateSubscription['request'];
 }>;
 
-/** Raises the first invoice if it is not yet raised; the accounting sync worker pushes it (a job derived from its event). */
-const finish = async (deps: ImportDeps, caller: Caller, org: OpenOrganisation, subscription: SubscriptionCreatedData, position: bigint) => {
+/**
+ * Raises the first invoice if it is not yet raised; the accounting sync worker pushes it (a job derived from its event).
+ * Its id derives from the subscription's, so for a subscription this request created the stream cannot exist yet: it is
+ * not read (were it somehow there, the append's `no_stream` check would refuse and the retry would read it).
+ */
+const finish = async (deps: ImportDeps, caller: Caller, org: OpenOrganisation, subscription: SubscriptionCreatedData, position: bigint, createdNow: boolean) => {
   const { subscriptionId, firstInvoiceId: invoiceId } = subscription;
   if (!invoiceId) return { subscriptionId, invoiceId, position };
   const raised = firstInvoice({
@@ -36,7 +41,8 @@ const finish = async (deps: ImportDeps, caller: Caller, org: OpenOrganisation, s
     paymentTermsDays: org.settings.paymentTermsDays,
   });
   const organisation = { id: org.organisationId, livemode: org.livemode };
-  const recorded = await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...raised }, caller, organisation);
+  const none = createdNow ? { state: invoiceDecider.initialState(), revision: 'no_stream' as const } : undefined;
+  const recorded = await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...raised }, caller, organisation, undefined, none);
   return { subscriptionId, invoiceId, position: latestPosition(position, recorded.position) };
 };
 
@@ -70,7 +76,7 @@ export const createSubscription = async (
   const existing = await subscriptionCommand.load(deps.store, subscriptionId);
   if (existing.state.status !== 'none') {
     await refuseAnotherRequest(deps, subscriptionId, context.requestFingerprint);
-    return { ...(await finish(deps, caller, org, existing.state.subscription, 0n)), replayed: true };
+    return { ...(await finish(deps, caller, org, existing.state.subscription, 0n, false)), replayed: true };
   }
 
   const needed = countsNeeded(org);
@@ -113,5 +119,5 @@ export const createSubscription = async (
   const recordingFingerprint = { ...caller, requestFingerprint: context.requestFingerprint };
   const created = await subscriptionCommand(deps, subscriptionId, command, recordingFingerprint, organisation, createCustomer, existing);
   if (created.state.status === 'none') throw new Error('the subscription was not recorded');
-  return { ...(await finish(deps, caller, org, created.state.subscription, created.position)), replayed: false };
+  return { ...(await finish(deps, caller, org, created.state.subscription, created.position, created.events.length > 0)), replayed: false };
 };

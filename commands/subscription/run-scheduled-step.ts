@@ -6,15 +6,11 @@ import { dateIn } from '../../domain/pricing/calendar';
 import { subscriptionDecider, type SubscriptionState } from '../../domain/subscription/decider';
 import type { SubscriptionEvent } from '../../domain/subscription/events';
 import type { DueStep, RunScheduledStep } from '../../domain/subscription/schedule';
-import type { AccountingSystem } from '../../infra/accounting/port';
 import { derivedId } from '../../infra/ids';
 import type { CommandDeps } from '../deps';
 import { invoiceCommand } from '../invoice/invoice-command';
-import { pushInvoice } from '../invoice/push-invoice';
 import type { Caller } from '../metadata';
 import { subscriptionCommand } from './subscription-command';
-
-type Deps = CommandDeps & { accounting: AccountingSystem };
 
 /** The renewal invoice of a subscription's period: one id per subscription and period, whoever raises it. */
 export const renewalInvoiceIdFor = (subscriptionId: string, periodStart: string): string => derivedId('invoice', subscriptionId, 'renewal', periodStart);
@@ -23,7 +19,7 @@ export const renewalInvoiceIdFor = (subscriptionId: string, periodStart: string)
  * Raises the renewal invoice a decision records, before the decision is appended: a crash in between
  * decides again under the same invoice id, and raising it again changes nothing.
  */
-const raiseRenewalInvoice = (deps: Deps, caller: Caller, org: OpenOrganisation, now: string) => async (events: SubscriptionEvent[], state: SubscriptionState) => {
+const raiseRenewalInvoice = (deps: CommandDeps, caller: Caller, org: OpenOrganisation, now: string) => async (events: SubscriptionEvent[], state: SubscriptionState) => {
   const raised = events.find((event) => event.type === 'SubscriptionRenewalInvoiceRaised');
   if (!raised || raised.type !== 'SubscriptionRenewalInvoiceRaised') return;
   const after = events.reduce(subscriptionDecider.evolve, state);
@@ -42,10 +38,10 @@ const raiseRenewalInvoice = (deps: Deps, caller: Caller, org: OpenOrganisation, 
 /**
  * One scheduled step of one subscription at the organisation's clock time: the decider decides it
  * only when due and not yet done, so a second run (a retry, another scheduler) records nothing. A
- * renewal invoice is raised with it and pushed at once (the accounting sync worker pushes it again
- * after a crash or an outage).
+ * renewal invoice is raised with it; the accounting sync worker pushes it (a job derived from its
+ * event), never this step.
  */
-export const runScheduledStep = async (deps: Deps, caller: Caller, org: OpenOrganisation, subscriptionId: string, step: DueStep) => {
+export const runScheduledStep = async (deps: CommandDeps, caller: Caller, org: OpenOrganisation, subscriptionId: string, step: DueStep) => {
   const now = deps.clocks.forOrganisation(org.organisationId).now().toISOString();
   const command: RunScheduledStep = {
     type: 'RunScheduledStep',
@@ -58,8 +54,5 @@ export const runScheduledStep = async (deps: Deps, caller: Caller, org: OpenOrga
     cpi: latestCpi(org),
   };
   const ref = { id: org.organisationId, livemode: org.livemode };
-  const handled = await subscriptionCommand(deps, subscriptionId, command, caller, ref, raiseRenewalInvoice(deps, caller, org, now));
-  const raised = handled.events.find((event) => event.type === 'SubscriptionRenewalInvoiceRaised');
-  if (raised?.type === 'SubscriptionRenewalInvoiceRaised') await pushInvoice(deps, caller, org, raised.data.invoiceId);
-  return handled;
+  return subscriptionCommand(deps, subscriptionId, command, caller, ref, raiseRenewalInvoice(deps, caller, org, now));
 };

@@ -20,6 +20,7 @@ import {
 } from '@eventstore/db-client';
 import { createLogger, type Logger } from '../logger';
 import {
+  type AppendedListener,
   type AppendResult,
   type EventMetadata,
   type EventStore,
@@ -84,7 +85,7 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly limitAppends: <T>(operation: () => Promise<T>) => Promise<T>;
   private readonly logger: Pick<Logger, 'warn'>;
   private readonly resubscribeDelayMs: number;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<AppendedListener>();
   private subscription: AllStreamSubscription | null = null;
   private resubscribeTimer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -126,7 +127,7 @@ export class EventStoreDbEventStore implements EventStore {
     // replay), so the last event's own position is read back.
     const [last] = await this.read(streamId, { fromRevision: BigInt(nextExpectedRevision), direction: FORWARDS, maxCount: 1 });
     if (!last) throw new Error(`stream ${streamId}: appended revision ${nextExpectedRevision} cannot be read back`);
-    this.notify();
+    this.notify([streamId]);
     return { nextExpectedRevision, position: last.position };
   }
 
@@ -211,7 +212,7 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  onAppended(listener: () => void): () => void {
+  onAppended(listener: AppendedListener): () => void {
     this.listeners.add(listener);
     if (!this.subscription && !this.resubscribeTimer && !this.closed) this.subscribe();
     return () => this.listeners.delete(listener);
@@ -238,16 +239,16 @@ export class EventStoreDbEventStore implements EventStore {
     };
     // Appends made while the subscription was down (or before the server saw it) are not replayed
     // from END, so a (re)confirmed subscription wakes listeners to catch up.
-    subscription.on('confirmation', () => this.notify());
-    subscription.on('data', () => this.notify());
+    subscription.on('confirmation', () => this.notify(null));
+    subscription.on('data', (resolved: AllStreamResolvedEvent) => this.notify(resolved.event ? [resolved.event.streamId] : null));
     subscription.on('error', dropped);
     subscription.on('close', () => dropped());
   }
 
-  private notify(): void {
+  private notify(streamIds: readonly string[] | null): void {
     for (const listener of [...this.listeners]) {
       try {
-        listener();
+        listener(streamIds);
       } catch (error) {
         this.logger.warn({ err: error }, 'onAppended listener threw');
       }

@@ -60,6 +60,13 @@ export class WrongExpectedRevision extends Error {
   }
 }
 
+/** Told the streams just appended to, or `null` when it cannot say which (any may have changed). */
+export type AppendedListener = (streamIds: readonly string[] | null) => void;
+
+/** Whether an announcement of appends concerns one of `streams`. */
+export const concerns = (appended: readonly string[] | null, streams: ReadonlySet<string>): boolean =>
+  appended === null || appended.some((streamId) => streams.has(streamId));
+
 export interface EventStore {
   /** Appends atomically: every event or none. Refuses a wrong expected revision. */
   append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
@@ -71,7 +78,11 @@ export interface EventStore {
   readAll(after: bigint, limit: number): Promise<StoredEvent[]>;
   /** Position of the last event in the global log (0n when empty). */
   headPosition(): Promise<bigint>;
-  /** Calls `listener` (without arguments) whenever events may have been appended; returns an unsubscribe. */
-  onAppended(listener: () => void): () => void;
+  /**
+   * Calls `listener` whenever events may have been appended, with the ids of the streams appended to,
+   * or `null` when any stream may have been (appends that may have been missed: a subscription
+   * (re)confirmed); returns an unsubscribe.
+   */
+  onAppended(listener: AppendedListener): () => void;
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type { SqliteDatabase } from '../sqlite/open-database';
 import { writeInGroup } from '../sqlite/group-commit';
 import {
+  type AppendedListener,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
@@ -38,7 +39,7 @@ const toFolded = ([globalPosition, revision, type, version, data]: FoldRow): Fol
 
 /** The embedded event log: one table in the SQLite file; each append a savepoint of the connection's group commit. */
 export class SqliteEventStore implements EventStore {
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<AppendedListener>();
   private readonly statements;
 
   constructor(private readonly db: SqliteDatabase) {
@@ -108,7 +109,7 @@ export class SqliteEventStore implements EventStore {
   /** Checked against `expected` in a savepoint of the connection's group commit; resolves (and tells the listeners) once committed. */
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     const result = await writeInGroup(this.db, () => this.appendTx(streamId, events, expected));
-    if (events.length > 0) for (const listener of this.listeners) listener();
+    if (events.length > 0) for (const listener of this.listeners) listener([streamId]);
     return result;
   }
 
@@ -128,7 +129,7 @@ export class SqliteEventStore implements EventStore {
     return Promise.resolve(BigInt(this.statements.head.get()?.head ?? 0));
   }
 
-  onAppended(listener: () => void): () => void {
+  onAppended(listener: AppendedListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

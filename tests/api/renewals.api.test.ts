@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { awaitSync } from '../../commands/await-sync';
 import { fixedClock } from '../../infra/clock/clock';
 import { workerDeps } from '../../service/services';
 import { scheduler } from '../../workers/scheduler';
@@ -7,7 +8,7 @@ import { billingOrganisation } from '../support/catalogue-fixtures';
 import { accountingControl } from '../support/fixtures';
 import { startTestService, tempDir, type TestService } from '../support/test-service';
 
-type Invoice = { id: string; subtotal: string; total: string; lines: { revenue_type: string; units: number | null; amount: string }[]; accounting: { invoice_id: string } };
+type Invoice = { id: string; subtotal: string; total: string; lines: { revenue_type: string; units: number | null; amount: string }[]; accounting: { invoice_id: string; sync_status: string } };
 
 /**
  * Renewal invoices raised by the real-time scheduler in a live organisation, and what a unit change
@@ -44,15 +45,19 @@ describe('renewal invoices and unit changes after them', () => {
     await Promise.all([scheduler(deps, { intervalSeconds: 60 }).run(), scheduler(deps, { intervalSeconds: 60 }).run()]);
     await scheduler(deps, { intervalSeconds: 60 }).run();
     await service.services.projections.waitFor(await service.services.store.headPosition());
+    const raised = await renewalInvoices(id);
+    expect(raised).toHaveLength(1);
+    // The scheduler only raises it: the accounting sync worker pushes it, and this waits for that as a request would.
+    await service.services.projections.waitFor(await awaitSync(service.services.store, 0n, { invoiceIds: [raised[0]!.id] }, 20_000));
     const renewals = await renewalInvoices(id);
-    expect(renewals).toHaveLength(1);
+    expect(renewals).toEqual([expect.objectContaining({ id: raised[0]!.id, accounting: expect.objectContaining({ sync_status: 'synced' }) })]);
     return { id, renewal: renewals[0]! };
   };
   const renewalInvoices = async (subscriptionId: string): Promise<Invoice[]> =>
     ((await request(service.app).get(`/v1/invoices?subscription=${subscriptionId}`).set(auth)).body.data as Invoice[]).filter((i) => i.lines.some((l) => l.revenue_type === 'renewal'));
   const units = (id: string, body: object) => request(service.app).post(`/v1/subscriptions/${id}/units`).set(auth).send(body);
 
-  it('raises the renewal invoice 7 days ahead, once, whatever the number of schedulers, and pushes it', async () => {
+  it('raises the renewal invoice 7 days ahead, once, whatever the number of schedulers, and the worker pushes it', async () => {
     const { renewal } = await renewing();
     expect(renewal.lines).toEqual([expect.objectContaining({ revenue_type: 'renewal', units: 5, amount: '40.0000' })]);
     const ledger = await service.services.accounting.tenant(tenantId).getInvoice(renewal.accounting.invoice_id);

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { resetSandbox } from '../../commands/organisation/reset-sandbox';
 import { fixedClock } from '../../infra/clock/clock';
 import { allProjections } from '../../projections/all';
 import { expectError } from '../support/api-assertions';
@@ -233,5 +234,38 @@ describe('POST /admin/v1/organisations/{sandbox}/reset', () => {
     const report = (await app().get('/admin/v1/projections/rebuild').set(service.admin)).body;
     expect(report).toMatchObject({ status: 'switched', projections: allProjections.map((p) => p.name), differences: [] });
     expect(await Promise.all(routes.map((route) => list(route)))).toEqual(before);
+  });
+});
+
+describe('a sandbox reset interrupted after its event', () => {
+  it('frees the sandbox keys’ Idempotency-Keys from the reset event itself: a crash before the records were forgotten leaves none reachable', async () => {
+    const service = await startTestService(tempDir('sandbox-reset-crash'));
+    try {
+      const liveId = (await createOrganisation(service, { can_create_accounting_contacts: true })).id;
+      const sandboxId = (await request(service.app).post(`/admin/v1/organisations/${liveId}/sandbox`).set(service.admin).send({})).body.id as string;
+      await connectAccounting(service, sandboxId);
+      const { auth: test } = await createKey(service, sandboxId, ['customers:read', 'customers:write']);
+      const app = () => request(service.app);
+      const body = { code: 'CRASH-1', name: 'Before the reset' };
+      const before = await app().post('/v1/customers').set(test).set('Idempotency-Key', 'crash-idem').send(body);
+      expect(before.status).toBe(201);
+      // The reset as the route records it, then a crash before it forgets anything: the event is in the log, every record still stored.
+      const copy = { settings: false, catalogue: false, customers: false, subscriptions: false };
+      const { resetAt } = await resetSandbox(service.services, { actor: { type: 'admin' }, requestId: null }, sandboxId, copy);
+      await service.services.projections.waitFor(resetAt);
+      // The same key and body make a new customer in the new generation, not a replay of the old answer.
+      const after = await app().post('/v1/customers').set(test).set('Idempotency-Key', 'crash-idem').send(body);
+      expect(after.status).toBe(201);
+      expect(after.headers['idempotent-replayed']).toBeUndefined();
+      expect(after.body.id).not.toBe(before.body.id);
+      expect(((await app().get('/v1/customers').set(test)).body as Listed).data.map((c) => c.id)).toEqual([after.body.id]);
+      // Within the generation the key still holds: the same request replays, another body conflicts.
+      const replay = await app().post('/v1/customers').set(test).set('Idempotency-Key', 'crash-idem').send(body);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.body.id).toBe(after.body.id);
+      expectError(await app().post('/v1/customers').set(test).set('Idempotency-Key', 'crash-idem').send({ code: 'CRASH-2', name: 'Other' }), 409, 'conflict', 'idempotency_conflict');
+    } finally {
+      await service.close();
+    }
   });
 });

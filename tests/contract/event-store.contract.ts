@@ -106,15 +106,23 @@ export const describeEventStore = (name: string, open: () => Promise<EventStore>
       expect(firstPage).toHaveLength(2);
     });
 
-    it('tells listeners that events were appended', async () => {
+    it('tells listeners that events were appended, naming the stream', async () => {
+      const id = stream();
       const heard = new Promise<void>((resolve) => {
-        const off = store.onAppended(() => {
+        const off = store.onAppended((streamIds) => {
+          // null (which streams is unknown: a subscription confirmed) concerns every stream, this one too; another stream's append does not.
+          if (streamIds !== null && !streamIds.includes(id)) return;
           off();
           resolve();
         });
       });
-      await store.append(stream(), [testEvent('A')], 'no_stream');
+      const announced: (readonly string[] | null)[] = [];
+      const offAll = store.onAppended((streamIds) => announced.push(streamIds));
+      await store.append(id, [testEvent('A'), testEvent('B')], 'no_stream');
       await expect(heard).resolves.toBeUndefined();
+      offAll();
+      // The appending process is told at once, before the append resolves, and names the stream.
+      expect(announced.some((streamIds) => streamIds?.includes(id))).toBe(true);
     });
 
     it('ends 50 concurrent appenders retrying on conflicts with 50 events in order and no gap', async () => {

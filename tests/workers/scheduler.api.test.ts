@@ -1,5 +1,7 @@
 import request from 'supertest';
 import { fixedClock } from '../../infra/clock/clock';
+import { workerDeps } from '../../service/services';
+import { accountingSync } from '../../workers/accounting-sync';
 import { defineCatalogue } from '../support/catalogue-fixtures';
 import { accountingControl, connectAccounting, createKey, createOrganisation, openSandbox } from '../support/fixtures';
 import { startTestService, tempDir, type TestService } from '../support/test-service';
@@ -9,8 +11,8 @@ type Invoice = { id: string; lines: { revenue_type: string }[]; accounting: { sy
 
 /**
  * The real-time scheduler as the workers run it: the renewal invoice it raises reaches the accounting
- * system through the accounting sync worker's outbox when its own push meets an outage; and a sandbox
- * whose test clock is set is left to its advances.
+ * system through the accounting sync worker's outbox, through an outage too; and a sandbox whose test
+ * clock is set is left to its advances.
  */
 describe('scheduler worker', () => {
   // 10:00 UTC on 15 March 2026: monthly subscriptions from today renew on 15 Apr, their renewal invoice is due on 8 Apr.
@@ -45,7 +47,7 @@ describe('scheduler worker', () => {
     clock.set(new Date('2026-04-07T10:00:00.000Z'));
     await service.workers!.schedule();
     expect(await renewals(auth, subscriptionId)).toEqual([]);
-    // The scheduler's own push takes 4 of the failures (its client retries 3 times), the worker's first runs the rest.
+    // The scheduler never pushes: the worker's runs take the failures, 4 a run (its client retries 3 times), until the push goes through.
     await accountingControl(service, '/faults', { kind: '5xx', pathPrefix: `/tenants/${tenantId}/invoices`, method: 'POST', count: 10 });
     clock.set(new Date('2026-04-08T10:00:00.000Z'));
     await service.workers!.schedule();
@@ -73,4 +75,49 @@ describe('scheduler worker', () => {
     await service.services.projections.waitFor(await service.services.store.headPosition());
     expect(await renewals(auth, subscriptionId)).toHaveLength(1);
   });
+});
+
+describe('test clock advance: the steps never call the accounting system, the accounting sync worker does', () => {
+  it('answers the invoices it raised pending while no worker pushes, and synced once one does, having waited for it', async () => {
+    const clock = fixedClock(new Date('2026-03-15T10:00:00.000Z'));
+    // No accounting sync worker in this process: nothing pushes unless the advance itself did.
+    const service = await startTestService(tempDir('advance-no-push'), { clock, delivery: false, env: { ACCOUNTING_PUSH_WAIT_MS: '2000' } });
+    const delivery = accountingSync(workerDeps(service.services));
+    try {
+      const live = await createOrganisation(service, { can_create_accounting_contacts: true });
+      const sandboxId = (await openSandbox(service, live.id)).id;
+      const tenantId = await connectAccounting(service, sandboxId);
+      await defineCatalogue(service, sandboxId);
+      const { auth } = await createKey(service, sandboxId, ['subscriptions:read', 'subscriptions:write', 'invoices:read', 'customers:write']);
+      await request(service.app).post('/v1/customers').set(auth).send({ code: 'C1', name: 'Clock Customer' });
+      // Monthly from 15 Mar 2026: renews 15 Apr (its renewal invoice raised 8 Apr), then 15 May (raised 8 May).
+      const created = await request(service.app).post('/v1/subscriptions').set(auth).set('Idempotency-Key', 'advance-1').send({ customer_code: 'C1', plan_code: 'flat' });
+      expect(created.body.invoice.accounting.sync_status).toBe('pending');
+      const renewals = async (): Promise<Invoice[]> =>
+        ((await request(service.app).get(`/v1/invoices?subscription=${created.body.id}`).set(auth)).body.data as Invoice[]).filter((i) => i.lines.some((l) => l.revenue_type === 'renewal'));
+      const ledger = async () => (await service.services.accounting.tenant(tenantId).listUpdatedSince('1970-01-01T00:00:00.000Z')).invoices;
+      const advance = (date: string) => request(service.app).post(`/admin/v1/organisations/${sandboxId}/clock/advance`).set(service.admin).send({ date });
+
+      expect((await advance('2026-04-08')).status).toBe(200);
+      // Read straight after the answer: the advance raised the renewal invoice and left it to the worker.
+      const [april] = await renewals();
+      expect(april!.accounting).toEqual({ sync_status: 'pending', invoice_id: null, sync_error: null });
+      expect(await ledger()).toEqual([]);
+
+      await delivery.start();
+      await until('the worker pushes what the advance raised', async () => (await renewals())[0]!.accounting.sync_status === 'synced', 15_000);
+      // The first invoice and the April renewal, each once.
+      expect(await ledger()).toHaveLength(2);
+
+      // With the worker running, the answer waits for its push of the May renewal: synced when read straight after.
+      expect((await advance('2026-05-08')).status).toBe(200);
+      const answered = await renewals();
+      expect(answered).toHaveLength(2);
+      expect(answered.map((invoice) => invoice.accounting.sync_status)).toEqual(['synced', 'synced']);
+      expect(await ledger()).toHaveLength(3);
+    } finally {
+      await delivery.stop();
+      await service.close();
+    }
+  }, 30_000);
 });

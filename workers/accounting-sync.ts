@@ -57,10 +57,9 @@ export const accountingSync = (deps: WorkerDeps, options: AccountingSyncOptions 
   });
 
   const onEvents = async (events: readonly StoredEvent[]) => {
-    for (const event of events) {
-      const found = jobFor(event);
-      if (found) await queue.add(found.id, found.job, { delayMs: found.raised ? (options.raisedDelayMs ?? 0) : 0 });
-    }
+    // Added together: on the embedded queue they share one commit, not one each.
+    const found = events.map(jobFor).filter((job) => job !== null);
+    await Promise.all(found.map(({ id, job, raised }) => queue.add(id, job, { delayMs: raised ? (options.raisedDelayMs ?? 0) : 0 })));
   };
   const follower = new LogFollower('accounting-sync', deps, HANDLED, onEvents);
 

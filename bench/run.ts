@@ -19,7 +19,7 @@ const sections: Record<string, () => Promise<boolean>> = {
     const options = {
       requests: env('BENCH_REQUESTS', 1000),
       connections: env('BENCH_CONNECTIONS', 16),
-      usageBatches: env('BENCH_USAGE_BATCHES', 300),
+      usageBatches: env('BENCH_USAGE_BATCHES', 1000),
       idempotencyRecords: env('BENCH_IDEMPOTENCY_RECORDS', 100_000),
       organisationEvents: env('BENCH_ORG_EVENTS', 1000),
       profileDir,

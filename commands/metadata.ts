@@ -14,14 +14,18 @@ export type Caller = Readonly<{
 /** The organisation a command acts for: its events carry its id and mode. */
 export type OrganisationRef = Readonly<{ id: string; livemode: boolean }>;
 
-export const eventMetadata = (caller: Caller, organisation: OrganisationRef, clocks: Clocks): EventMetadata => ({
-  organisationId: organisation.id,
-  livemode: organisation.livemode,
-  businessTime: clocks.forOrganisation(organisation.id).now().toISOString(),
-  recordedTime: clocks.wall.now().toISOString(),
-  actor: caller.actor,
-  requestId: caller.requestId,
-  causationId: caller.causationId ?? null,
-  correlationId: caller.correlationId ?? caller.requestId,
-  ...(caller.requestFingerprint !== undefined ? { requestFingerprint: caller.requestFingerprint } : {}),
-});
+export const eventMetadata = (caller: Caller, organisation: OrganisationRef, clocks: Clocks): EventMetadata => {
+  // One reading of the wall clock: on real time the two are the same instant, not two reads a millisecond apart.
+  const recordedTime = clocks.wall.now().toISOString();
+  return {
+    organisationId: organisation.id,
+    livemode: organisation.livemode,
+    businessTime: clocks.testClock(organisation.id)?.toISOString() ?? recordedTime,
+    recordedTime,
+    actor: caller.actor,
+    requestId: caller.requestId,
+    causationId: caller.causationId ?? null,
+    correlationId: caller.correlationId ?? caller.requestId,
+    ...(caller.requestFingerprint !== undefined ? { requestFingerprint: caller.requestFingerprint } : {}),
+  };
+};

@@ -13,10 +13,21 @@ type Erasure = Readonly<{ field: string; eq: string }>;
  */
 type Put = Readonly<{ json: string; fields?: Record<string, unknown> }>;
 
+export type BatchContext = ProjectionContext & {
+  /** The characters of JSON the batch holds: what a caller bounds a long batch by. */
+  bytes(): number;
+  /**
+   * What to commit: the deletions by field first, then one write per document, in id order within
+   * each collection (neighbouring keys: a long batch fills its tables' b-trees page by page).
+   */
+  writes(): Write[];
+};
+
 export const batchContext = (
-  readStore: ReadStore,
+  /** Where documents the batch does not hold are read: the store (or a batch being committed to it). */
+  readStore: Pick<ReadStore, 'get'>,
   indexed: ReadonlyMap<string, readonly string[]> = new Map(),
-): ProjectionContext & { writes(): Write[] } => {
+): BatchContext => {
   const pending = new Map<string, Map<string, Put | null>>();
   // Deletions by field, per collection: committed before the writes by id, so a document the batch
   // wrote before the deletion is deleted with it (its pending write becomes a delete), and one written
@@ -29,6 +40,12 @@ export const batchContext = (
       pending.set(collection, docs);
     }
     return docs;
+  };
+  let bytes = 0;
+  const hold = (collection: string, id: string, put: Put | null) => {
+    const docs = of(collection);
+    bytes += (put?.json.length ?? 0) - (docs.get(id)?.json.length ?? 0);
+    docs.set(id, put);
   };
   const erased = (collection: string, doc: Doc) => (erasures.get(collection) ?? []).some(({ field, eq }) => doc[field] === eq);
   return {
@@ -43,21 +60,24 @@ export const batchContext = (
     },
     put: (collection, doc) => {
       const fields = indexed.get(collection);
-      of(collection).set(doc.id, { json: JSON.stringify(doc), ...(fields && { fields: Object.fromEntries(fields.map((field) => [field, valueAt(doc, field)])) }) });
+      hold(collection, doc.id, { json: JSON.stringify(doc), ...(fields && { fields: Object.fromEntries(fields.map((field) => [field, valueAt(doc, field)])) }) });
     },
     delete: (collection, id) => {
-      of(collection).set(id, null);
+      hold(collection, id, null);
     },
     deleteWhere: (collection, field, eq) => {
       erasures.set(collection, [...(erasures.get(collection) ?? []), { field, eq }]);
       for (const [id, put] of of(collection)) {
-        if (put !== null && (put.fields && field in put.fields ? put.fields[field] : (JSON.parse(put.json) as Doc)[field]) === eq) of(collection).set(id, null);
+        if (put !== null && (put.fields && field in put.fields ? put.fields[field] : (JSON.parse(put.json) as Doc)[field]) === eq) hold(collection, id, null);
       }
     },
+    bytes: () => bytes,
     writes: () => [
       ...[...erasures].flatMap(([collection, list]) => list.map(({ field, eq }): Write => ({ op: 'deleteWhere', collection, field, eq }))),
       ...[...pending].flatMap(([collection, docs]) =>
-        [...docs].map(([id, put]): Write => (put === null ? { op: 'delete', collection, id } : { op: 'put_json', collection, id, ...put })),
+        [...docs]
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .map(([id, put]): Write => (put === null ? { op: 'delete', collection, id } : { op: 'put_json', collection, id, ...put })),
       ),
     ],
   };

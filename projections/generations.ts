@@ -1,5 +1,5 @@
 import { generationName } from '../infra/read-store/names';
-import type { Checkpoint, Condition, Doc, FindQuery, IndexSpec, Page, ReadStore, Write } from '../infra/read-store/port';
+import type { Checkpoint, Condition, Doc, FindQuery, GenerationWriter, IndexSpec, Page, ReadStore, Write } from '../infra/read-store/port';
 import type { Projection } from './projection';
 
 /** One small collection holds, per projection, the generation reads are served from and the version that built it. */
@@ -53,6 +53,14 @@ export class GenerationView implements ReadStore {
   }
   commit(writes: readonly Write[], checkpoints?: readonly Checkpoint[]): Promise<void> {
     return this.inner.commit(writes.map((write) => ({ ...write, collection: this.name(write.collection) })), checkpoints);
+  }
+  generationWriter(): GenerationWriter {
+    const inner = this.inner.generationWriter();
+    return {
+      commit: (writes, checkpoints) => inner.commit(writes.map((write) => ({ ...write, collection: this.name(write.collection) })), checkpoints),
+      ensureIndexes: (indexes) => inner.ensureIndexes(indexes.map((index) => ({ ...index, collection: this.name(index.collection) }))),
+      close: () => inner.close(),
+    };
   }
   checkpoint(name: string): Promise<bigint> {
     return this.inner.checkpoint(name);

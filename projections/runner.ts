@@ -18,7 +18,16 @@ import {
 } from './generations';
 import type { Projection, ProjectionContext } from './projection';
 
-export type RunnerOptions = Readonly<{ batchSize?: number; rebuildBatchSize?: number; pollMs?: number }>;
+export type RunnerOptions = Readonly<{
+  batchSize?: number;
+  /** Events read at a time by a rebuild. */
+  rebuildBatchSize?: number;
+  /** A rebuild commits what it holds once it holds this many characters of JSON (and at the end). */
+  rebuildFlushBytes?: number;
+  /** Documents per transaction when a rebuild commits. */
+  rebuildCommitSize?: number;
+  pollMs?: number;
+}>;
 export type Progress = Readonly<{ position: bigint; head: bigint; events: number }>;
 
 /** One projection as the runner keeps it: the generation reads are served from, and how far it has applied the log. */
@@ -121,8 +130,10 @@ export class ProjectionRunner {
   private rebuilding: Promise<RebuildStatus> | null = null;
   private lastRebuild: RebuildStatus | null = null;
   private readonly batchSize: number;
-  /** A rebuild's replay reads and commits in larger batches: fewer commits, and a document rewritten often is written once a batch. */
+  /** A rebuild reads the log in larger batches than the live drain. */
   private readonly rebuildBatchSize: number;
+  private readonly rebuildFlushBytes: number;
+  private readonly rebuildCommitSize: number;
   private readonly pollMs: number;
   /** Whether this process applies the log (holds the projections lease); otherwise it follows the checkpoints another writes. */
   private applying: () => boolean = () => true;
@@ -136,6 +147,8 @@ export class ProjectionRunner {
   ) {
     this.batchSize = options.batchSize ?? 500;
     this.rebuildBatchSize = options.rebuildBatchSize ?? 2000;
+    this.rebuildFlushBytes = options.rebuildFlushBytes ?? 64 * 1024 * 1024;
+    this.rebuildCommitSize = options.rebuildCommitSize ?? 5000;
     this.pollMs = options.pollMs ?? 1000;
     this.slots = projections.map((projection) => ({ projection, live: { generation: 0, version: projection.version }, checkpoint: 0n }));
     this.readStore = new GenerationView(raw, (collection) => this.live.get(collection) ?? collection);
@@ -355,55 +368,92 @@ export class ProjectionRunner {
     }
     const started = performance.now();
     let lastLog = started;
-    /** Applies the next batch to the new generation; the number of events it held. */
-    const step = async (): Promise<number> => {
-      const batch = await this.store.readAll(status.position, this.rebuildBatchSize);
-      if (batch.length === 0) return 0;
-      const last = batch[batch.length - 1]!.position;
-      const context = batchContext(view, this.indexed);
-      await applyBatch(builds.map((build) => ({ projection: build.slot.projection, after: 0n })), batch, context);
-      await view.commit(context.writes(), builds.map((build) => ({ name: build.checkpoint, position: last })));
-      status.events += batch.length;
-      status.position = last;
-      const seconds = Math.max((performance.now() - started) / 1000, 0.001);
-      if (status.head < last) status.head = last;
-      status.eventsPerSecond = Math.round(status.events / seconds);
-      const positionsPerSecond = Number(last) / seconds;
-      status.etaSeconds = positionsPerSecond > 0 ? Math.round(Number(status.head - last) / positionsPerSecond) : null;
-      if (performance.now() - lastLog > 5000) {
-        lastLog = performance.now();
-        this.logger.info(
-          { projections: status.projections, events: status.events, position: String(last), head: String(status.head), eventsPerSecond: status.eventsPerSecond, etaSeconds: status.etaSeconds },
-          'rebuild progress',
-        );
+    // One context across many batches of the log: a document written often is written once per
+    // flush, and a flush's writes go in id order into tables without indexes. Nothing reads this
+    // generation but the rebuild until the switch, and a rebuild begins by emptying it, so its
+    // writes need no commit per batch: a crash part-way leaves the live generation serving.
+    // The writer may commit beside this loop (SQLite: on a thread of its own) while the replay goes
+    // on: the next context reads through the one being committed until that commit has resolved.
+    const writer = view.generationWriter();
+    try {
+      let committing: Promise<void> = Promise.resolve();
+      let context = batchContext(view, this.indexed);
+      /** Hands what the context holds to the writer, with the checkpoints at the position it has applied. */
+      const flush = async (): Promise<void> => {
+        await committing;
+        const flushed = context;
+        let readFrom: Pick<ReadStore, 'get'> = flushed;
+        context = batchContext({ get: (collection, id) => readFrom.get(collection, id) }, this.indexed);
+        const writes = flushed.writes();
+        const checkpoints = builds.map((build) => ({ name: build.checkpoint, position: status.position }));
+        // In transactions of a bounded size: each one holds the database's write lock briefly.
+        const commits: Promise<void>[] = [];
+        for (let from = 0; from < writes.length; from += this.rebuildCommitSize) commits.push(writer.commit(writes.slice(from, from + this.rebuildCommitSize)));
+        commits.push(writer.commit([], checkpoints));
+        committing = Promise.all(commits).then(() => {
+          readFrom = view;
+        });
+        // Not left unhandled while the replay goes on; the next flush (or the last) awaits it.
+        committing.catch(() => undefined);
+      };
+      /** Every flush committed. */
+      const flushed = async (): Promise<void> => {
+        await flush();
+        await committing;
+      };
+      /** Applies the next batch to the new generation (flushed once the context holds enough); the number of events it held. */
+      const step = async (): Promise<number> => {
+        const batch = await this.store.readAll(status.position, this.rebuildBatchSize);
+        if (batch.length === 0) return 0;
+        const last = batch[batch.length - 1]!.position;
+        await applyBatch(builds.map((build) => ({ projection: build.slot.projection, after: 0n })), batch, context);
+        status.events += batch.length;
+        status.position = last;
+        if (context.bytes() >= this.rebuildFlushBytes) await flush();
+        const seconds = Math.max((performance.now() - started) / 1000, 0.001);
+        if (status.head < last) status.head = last;
+        status.eventsPerSecond = Math.round(status.events / seconds);
+        const positionsPerSecond = Number(last) / seconds;
+        status.etaSeconds = positionsPerSecond > 0 ? Math.round(Number(status.head - last) / positionsPerSecond) : null;
+        if (performance.now() - lastLog > 5000) {
+          lastLog = performance.now();
+          this.logger.info(
+            { projections: status.projections, events: status.events, position: String(last), head: String(status.head), eventsPerSecond: status.eventsPerSecond, etaSeconds: status.etaSeconds },
+            'rebuild progress',
+          );
+        }
+        return batch.length;
+      };
+      this.logger.info({ projections: status.projections, generations: builds.map((b) => b.target) }, 'rebuild started beside the live generation');
+      status.head = await this.store.headPosition();
+      // Beside the live generation: it keeps following the log meanwhile.
+      while (!this.stopped && (await step()) === this.rebuildBatchSize) {
+        if (status.events % (this.rebuildBatchSize * 20) === 0) status.head = await this.store.headPosition();
       }
-      return batch.length;
-    };
-    this.logger.info({ projections: status.projections, generations: builds.map((b) => b.target) }, 'rebuild started beside the live generation');
-    status.head = await this.store.headPosition();
-    // Beside the live generation: it keeps following the log meanwhile.
-    while (!this.stopped && (await step()) === this.rebuildBatchSize) {
-      if (status.events % (this.rebuildBatchSize * 20) === 0) status.head = await this.store.headPosition();
+      if (this.stopped) throw new Error('the service stopped before the rebuild switched');
+      await flushed();
+      for (const build of builds) await writer.ensureIndexes(build.slot.projection.indexes);
+      await this.exclusive(async () => {
+        // Both generations to the same position: the live one to the head, the new one to where the live one stands.
+        for (;;) {
+          await this.drain();
+          while ((await step()) > 0);
+          await flushed();
+          if (slots.every((slot) => slot.checkpoint === status.position)) break;
+          if (this.stopped) throw new Error('the service stopped before the rebuild switched');
+        }
+        if (status.verify) status.differences = await this.compare(slots, view);
+        await this.raw.commit(builds.map((build) => pointerWrite(build.slot.projection.name, build.target)));
+        for (const build of builds) {
+          const old = build.slot.live;
+          this.setLive(build.slot, build.target);
+          build.slot.checkpoint = status.position;
+          await this.raw.reset([...generationNames(build.slot.projection, old.generation).values()], [checkpointName(build.slot.projection.name, old)]);
+        }
+      });
+    } finally {
+      await writer.close();
     }
-    if (this.stopped) throw new Error('the service stopped before the rebuild switched');
-    for (const build of builds) await this.raw.ensureIndexes(generationIndexes(build.slot.projection, build.target.generation));
-    await this.exclusive(async () => {
-      // Both generations to the same position: the live one to the head, the new one to where the live one stands.
-      for (;;) {
-        await this.drain();
-        while ((await step()) > 0);
-        if (slots.every((slot) => slot.checkpoint === status.position)) break;
-        if (this.stopped) throw new Error('the service stopped before the rebuild switched');
-      }
-      if (status.verify) status.differences = await this.compare(slots, view);
-      await this.raw.commit(builds.map((build) => pointerWrite(build.slot.projection.name, build.target)));
-      for (const build of builds) {
-        const old = build.slot.live;
-        this.setLive(build.slot, build.target);
-        build.slot.checkpoint = status.position;
-        await this.raw.reset([...generationNames(build.slot.projection, old.generation).values()], [checkpointName(build.slot.projection.name, old)]);
-      }
-    });
     status.head = status.position;
     status.etaSeconds = 0;
     status.status = 'switched';

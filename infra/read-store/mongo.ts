@@ -1,6 +1,6 @@
 import { type AnyBulkWriteOperation, type ClientSession, type Db, type Document, type Filter, MongoClient } from 'mongodb';
 import { assertCollection, assertField } from './names';
-import type { Checkpoint, Condition, Doc, FindQuery, IndexSpec, Page, ReadStore, Write } from './port';
+import type { Checkpoint, Condition, Doc, FindQuery, GenerationWriter, IndexSpec, Page, ReadStore, Write } from './port';
 import { UnknownCursor } from './unknown-cursor';
 
 /** The document as put, plus its id as `_id` (the primary index), which is stripped on the way out. */
@@ -180,6 +180,15 @@ export class MongoReadStore implements ReadStore {
   async checkpoint(name: string): Promise<bigint> {
     const row = await this.checkpoints().findOne({ _id: name });
     return row ? BigInt(row.position) : 0n;
+  }
+
+  /** The store itself: the writes go over the same client, in order. */
+  generationWriter(): GenerationWriter {
+    return {
+      commit: (writes, checkpoints) => this.commit(writes, checkpoints),
+      ensureIndexes: (indexes) => this.ensureIndexes(indexes),
+      close: () => Promise.resolve(),
+    };
   }
 
   async reset(collections: readonly string[], checkpointNames: readonly string[]): Promise<void> {

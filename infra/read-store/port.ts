@@ -40,6 +40,18 @@ export type Write =
 
 export type Checkpoint = Readonly<{ name: string; position: bigint }>;
 
+/**
+ * Writes into collections nothing reads yet (a rebuild's new generation), in the order given: each
+ * `commit` as `ReadStore.commit` does, then the indexes. A store may run them beside the caller (the
+ * SQLite store on a thread of its own, with its own connection); what is committed is read back
+ * through the store once the promise has resolved.
+ */
+export interface GenerationWriter {
+  commit(writes: readonly Write[], checkpoints?: readonly Checkpoint[]): Promise<void>;
+  ensureIndexes(indexes: readonly IndexSpec[]): Promise<void>;
+  close(): Promise<void>;
+}
+
 export interface ReadStore {
   ensureIndexes(indexes: readonly IndexSpec[]): Promise<void>;
   /**
@@ -57,6 +69,8 @@ export interface ReadStore {
   /** Applies the writes and moves the checkpoints together: all or nothing where the store allows. */
   commit(writes: readonly Write[], checkpoints?: readonly Checkpoint[]): Promise<void>;
   checkpoint(name: string): Promise<bigint>;
+  /** A writer for collections nothing reads yet (see `GenerationWriter`); closed by the caller. */
+  generationWriter(): GenerationWriter;
   /** Drops every document of the collections and the named checkpoints (for a rebuild). */
   reset(collections: readonly string[], checkpointNames: readonly string[]): Promise<void>;
   close(): Promise<void>;

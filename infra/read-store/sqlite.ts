@@ -1,6 +1,7 @@
 import type { SqliteDatabase } from '../sqlite/open-database';
 import { assertCollection, assertField } from './names';
-import type { Checkpoint, Condition, Doc, FindQuery, IndexSpec, Page, ReadStore, Write } from './port';
+import type { Checkpoint, Condition, Doc, FindQuery, GenerationWriter, IndexSpec, Page, ReadStore, Write } from './port';
+import { threadGenerationWriter } from './sqlite-generation-writer';
 import { UnknownCursor } from './unknown-cursor';
 import { valueAt } from './field-value';
 import { writeInGroup } from '../sqlite/group-commit';
@@ -270,6 +271,16 @@ export class SqliteReadStore implements ReadStore {
     const row = this.prepare<[string], { position: string }>('SELECT position FROM projection_checkpoints WHERE name = ?')
       .get(name);
     return Promise.resolve(row ? BigInt(row.position) : 0n);
+  }
+
+  /**
+   * On a thread of its own with its own connection to the file (a rebuild's inserts, commits and
+   * index builds off the caller's loop); an in-memory database, which no other connection can
+   * open, is written here.
+   */
+  generationWriter(): GenerationWriter {
+    if (!this.db.memory) return threadGenerationWriter(this.db.name);
+    return { commit: (writes, checkpoints) => this.commit(writes, checkpoints), ensureIndexes: (indexes) => this.ensureIndexes(indexes), close: () => Promise.resolve() };
   }
 
   reset(collections: readonly string[], checkpointNames: readonly string[]): Promise<void> {

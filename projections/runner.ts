@@ -147,7 +147,7 @@ export class ProjectionRunner {
   ) {
     this.batchSize = options.batchSize ?? 500;
     this.rebuildBatchSize = options.rebuildBatchSize ?? 2000;
-    this.rebuildFlushBytes = options.rebuildFlushBytes ?? 64 * 1024 * 1024;
+    this.rebuildFlushBytes = options.rebuildFlushBytes ?? 16 * 1024 * 1024;
     this.rebuildCommitSize = options.rebuildCommitSize ?? 5000;
     this.pollMs = options.pollMs ?? 1000;
     this.slots = projections.map((projection) => ({ projection, live: { generation: 0, version: projection.version }, checkpoint: 0n }));

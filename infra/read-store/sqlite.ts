@@ -279,8 +279,23 @@ export class SqliteReadStore implements ReadStore {
    * open, is written here.
    */
   generationWriter(): GenerationWriter {
-    if (!this.db.memory) return threadGenerationWriter(this.db.name);
-    return { commit: (writes, checkpoints) => this.commit(writes, checkpoints), ensureIndexes: (indexes) => this.ensureIndexes(indexes), close: () => Promise.resolve() };
+    if (this.db.memory) return { commit: (writes, checkpoints) => this.commit(writes, checkpoints), ensureIndexes: (indexes) => this.ensureIndexes(indexes), close: () => Promise.resolve() };
+    const thread = threadGenerationWriter(this.db.name);
+    return {
+      ...thread,
+      ensureIndexes: async (indexes) => {
+        await thread.ensureIndexes(indexes);
+        // The thread may have given a table columns: its layout is read again at its next use here.
+        for (const { collection } of indexes) {
+          const name = this.tableOf.get(collection);
+          this.tableOf.delete(collection);
+          if (name) {
+            this.tables.delete(name);
+            this.upserts.delete(name);
+          }
+        }
+      },
+    };
   }
 
   reset(collections: readonly string[], checkpointNames: readonly string[]): Promise<void> {

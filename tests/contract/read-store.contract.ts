@@ -177,5 +177,37 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
       expect(await store.count(collection)).toBe(0);
       expect(await store.checkpoint(checkpointName)).toBe(0n);
     });
+
+    it('writes through a generation writer in the order sent: each commit read back once it resolves, then the indexes', async () => {
+      const checkpointName = `cp_${collection}`;
+      await store.dropIndexes([collection]);
+      const writer = store.generationWriter();
+      try {
+        // Sent together, applied in order: the second commit's deletion by field sees the first's documents.
+        const first = writer.commit([
+          { op: 'put', collection, doc: item(1) },
+          { op: 'put_json', collection, id: 'item_002', json: JSON.stringify(item(2)), fields: { org: item(2).org, created: item(2).created } },
+        ]);
+        const second = writer.commit(
+          [
+            { op: 'deleteWhere', collection, field: 'org', eq: org },
+            { op: 'put', collection, doc: item(3, { status: 'recreated' }) },
+          ],
+          [{ name: checkpointName, position: 7n }],
+        );
+        await first;
+        await second;
+        expect(await store.findAll(collection)).toEqual([item(3, { status: 'recreated' })]);
+        expect(await store.checkpoint(checkpointName)).toBe(7n);
+        await writer.ensureIndexes([{ collection, fields: ['email'], unique: true }]);
+        await expect(store.commit([{ op: 'put', collection, doc: item(4, { email: item(3).email }) }])).rejects.toThrow();
+        await expect(writer.commit([{ op: 'put', collection, doc: item(5, { email: item(3).email }) }])).rejects.toThrow();
+        // A failed commit fails alone: the writer goes on.
+        await writer.commit([{ op: 'put', collection, doc: item(6) }]);
+        expect((await store.findAll<Item>(collection)).map((doc) => doc.id)).toEqual(['item_003', 'item_006']);
+      } finally {
+        await writer.close();
+      }
+    });
   });
 };

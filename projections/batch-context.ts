@@ -1,4 +1,4 @@
-import { valueAt } from '../infra/read-store/field-value';
+import { valueAtKeys } from '../infra/read-store/field-value';
 import type { Doc, ReadStore, Write } from '../infra/read-store/port';
 import type { ProjectionContext } from './projection';
 
@@ -47,6 +47,16 @@ export const batchContext = (
     bytes += (put?.json.length ?? 0) - (docs.get(id)?.json.length ?? 0);
     docs.set(id, put);
   };
+  // Per collection, its indexed fields with their keys (split once, not at every put).
+  const paths = new Map<string, (readonly [string, readonly string[]])[] | null>();
+  const pathsOf = (collection: string) => {
+    let known = paths.get(collection);
+    if (known === undefined) {
+      known = indexed.get(collection)?.map((field) => [field, field.split('.')] as const) ?? null;
+      paths.set(collection, known);
+    }
+    return known;
+  };
   const erased = (collection: string, doc: Doc) => (erasures.get(collection) ?? []).some(({ field, eq }) => doc[field] === eq);
   return {
     get: async <T extends Doc>(collection: string, id: string) => {
@@ -59,8 +69,12 @@ export const batchContext = (
       return stored && erased(collection, stored) ? null : stored;
     },
     put: (collection, doc) => {
-      const fields = indexed.get(collection);
-      hold(collection, doc.id, { json: JSON.stringify(doc), ...(fields && { fields: Object.fromEntries(fields.map((field) => [field, valueAt(doc, field)])) }) });
+      const json = JSON.stringify(doc);
+      const fields = pathsOf(collection);
+      if (!fields) return hold(collection, doc.id, { json });
+      const values: Record<string, unknown> = {};
+      for (const [field, keys] of fields) values[field] = valueAtKeys(doc, keys);
+      hold(collection, doc.id, { json, fields: values });
     },
     delete: (collection, id) => {
       hold(collection, id, null);

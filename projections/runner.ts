@@ -20,7 +20,7 @@ import type { Projection, ProjectionContext } from './projection';
 
 export type RunnerOptions = Readonly<{
   batchSize?: number;
-  /** Events read at a time by a rebuild. */
+  /** Events a rebuild reads at a time (and an offline replay commits at a time). */
   rebuildBatchSize?: number;
   /** A rebuild commits what it holds once it holds this many characters of JSON (and at the end). */
   rebuildFlushBytes?: number;
@@ -130,7 +130,7 @@ export class ProjectionRunner {
   private rebuilding: Promise<RebuildStatus> | null = null;
   private lastRebuild: RebuildStatus | null = null;
   private readonly batchSize: number;
-  /** A rebuild reads the log in larger batches than the live drain. */
+  /** A rebuild reads the log in larger batches than the live drain; it commits by `rebuildFlushBytes`. */
   private readonly rebuildBatchSize: number;
   private readonly rebuildFlushBytes: number;
   private readonly rebuildCommitSize: number;
@@ -147,7 +147,7 @@ export class ProjectionRunner {
   ) {
     this.batchSize = options.batchSize ?? 500;
     this.rebuildBatchSize = options.rebuildBatchSize ?? 2000;
-    this.rebuildFlushBytes = options.rebuildFlushBytes ?? 16 * 1024 * 1024;
+    this.rebuildFlushBytes = options.rebuildFlushBytes ?? 2 * 1024 * 1024;
     this.rebuildCommitSize = options.rebuildCommitSize ?? 5000;
     this.pollMs = options.pollMs ?? 1000;
     this.slots = projections.map((projection) => ({ projection, live: { generation: 0, version: projection.version }, checkpoint: 0n }));
@@ -388,8 +388,12 @@ export class ProjectionRunner {
         const checkpoints = builds.map((build) => ({ name: build.checkpoint, position: status.position }));
         // In transactions of a bounded size: each one holds the database's write lock briefly.
         const commits: Promise<void>[] = [];
-        for (let from = 0; from < writes.length; from += this.rebuildCommitSize) commits.push(writer.commit(writes.slice(from, from + this.rebuildCommitSize)));
-        commits.push(writer.commit([], checkpoints));
+        for (let from = 0; ; from += this.rebuildCommitSize) {
+          const to = from + this.rebuildCommitSize;
+          // The checkpoints with the last of them.
+          commits.push(writer.commit(writes.slice(from, to), to >= writes.length ? checkpoints : []));
+          if (to >= writes.length) break;
+        }
         committing = Promise.all(commits).then(() => {
           readFrom = view;
         });

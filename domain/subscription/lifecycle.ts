@@ -25,6 +25,8 @@ export type Lifecycle = Readonly<{
   nextPeriodBilledSeparately: boolean;
   /** Invoices besides the renewal invoice that bill part of the next period (`separate` increases, a restore's re-billing). */
   nextPeriodInvoiceIds: readonly string[];
+  /** Credit notes of `separate` decreases: each credits part of the next period against the renewal invoice. */
+  renewalCreditNoteIds: readonly string[];
   /** What the end credited of those, for a restore to bill again. */
   nextPeriodCredits: readonly NextPeriodCredit[];
   /** The renewal invoice for the next period, once the scheduler raises it; null again once removed. */
@@ -57,6 +59,7 @@ export const initialLifecycle = (created: SubscriptionCreatedData): Lifecycle =>
   nextPeriodUnits: null,
   nextPeriodBilledSeparately: false,
   nextPeriodInvoiceIds: [],
+  renewalCreditNoteIds: [],
   nextPeriodCredits: [],
   cancelAtPeriodEnd: false,
   endDate: created.endDate,
@@ -85,6 +88,8 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
           nextPeriodBilledSeparately: life.nextPeriodBilledSeparately || (data.nextPeriod ? parseMoney(data.nextPeriod.amount) !== 0n : false),
           nextPeriodInvoiceIds:
             data.invoiceId && data.nextPeriod && parseMoney(data.nextPeriod.amount) > 0n ? [...life.nextPeriodInvoiceIds, data.invoiceId] : life.nextPeriodInvoiceIds,
+          renewalCreditNoteIds:
+            data.creditNoteId && data.nextPeriod && parseMoney(data.nextPeriod.amount) < 0n ? [...life.renewalCreditNoteIds, data.creditNoteId] : life.renewalCreditNoteIds,
           proration: data.proration ? { periodStart: data.periodStart, numerator: data.proration.numerator } : life.proration,
           // An amend bills its adjustment on the renewal invoice it rewrites at once.
           renewalAdjustments: data.renewalAdjustment && data.document !== 'amend'
@@ -106,6 +111,7 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
           nextPeriodUnits: event.data.units ?? life.units,
           nextPeriodBilledSeparately: false,
           nextPeriodInvoiceIds: [],
+          renewalCreditNoteIds: [],
           nextPeriodCredits: [],
           invoiceIds: [...life.invoiceIds, event.data.invoiceId],
           renewalAdjustments: life.renewalAdjustments.filter((a) => !billed.has(a.changeId)),
@@ -135,7 +141,7 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
               })
             : subscription.meters,
         },
-        life: { ...life, periodUnits: life.units, proration: null, nextPeriodUnits: null, nextPeriodBilledSeparately: false, nextPeriodInvoiceIds: [], nextPeriodCredits: [], renewalInvoiceId: null, removedRenewalInvoiceId: null, nextPrices: null },
+        life: { ...life, periodUnits: life.units, proration: null, nextPeriodUnits: null, nextPeriodBilledSeparately: false, nextPeriodInvoiceIds: [], renewalCreditNoteIds: [], nextPeriodCredits: [], renewalInvoiceId: null, removedRenewalInvoiceId: null, nextPrices: null },
       };
     }
     case 'SubscriptionCompleted':

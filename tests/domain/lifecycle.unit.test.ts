@@ -625,6 +625,14 @@ describe('ending after separate increases: the next period’s lines are credite
     expect(decide([subscribed()], end()).data).toMatchObject({ removals: [], nextPeriodCredits: [] });
   });
 
+  it('refuses to end while a separate decrease’s credit note reduces the renewal invoice, allocated or not (a draft takes no credit yet)', () => {
+    // 8 → 6: the next period 60 − 80 = −20.0000 against the renewal invoice, on cn_down.
+    const down = { type: 'SubscriptionUnitsChanged', data: decided([subscribed(), raisedAt5, up], change({ units: 6, document: 'separate', prorate: true, effectiveDate: '2026-03-23' }, { changeId: 'down', creditNoteId: 'cn_down' })) } as const;
+    expect(down.data).toMatchObject({ creditNoteId: 'cn_down', creditedInvoiceId: 'inv_renewal' });
+    spec([subscribed(), raisedAt5, up, down]).when(end()).thenRefuses('invalid_state');
+    spec([subscribed(), raisedAt5, up, down]).when(end({ when: 'period_end' })).thenRefuses('invalid_state');
+  });
+
   it('a restore bills the credited lines again on one invoice; ending again credits that invoice', () => {
     const ended = decide([subscribed(), raisedAt5, up], end());
     const restored = decide([subscribed(), raisedAt5, up, ended], restore);

@@ -43,9 +43,11 @@ export const usageProjection: Projection = {
     const { subscriptionId, organisationId } = data;
     // One group per meter and period: its total is one document, read and written once.
     for (const group of data.groups) {
-      for (const usage of group.events) {
-        context.put(USAGE_EVENT_IDS, { id: usageEventIdKey(organisationId, usage.eventId), subscription: subscriptionId, _organisation: organisationId });
-      }
+      context.putEach(
+        USAGE_EVENT_IDS,
+        group.events.map((usage) => usageEventIdKey(organisationId, usage.eventId)),
+        { subscription: subscriptionId, _organisation: organisationId },
+      );
       const id = usagePeriodId(subscriptionId, group.meterId, group.periodStart);
       const current = (await context.get<UsagePeriodDoc>(USAGE_PERIODS, id)) ?? {
         id,

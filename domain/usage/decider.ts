@@ -3,7 +3,7 @@ import type { Decider } from '../shared/decider';
 import { type Quantity, quantityOf } from '../pricing/quantity';
 import { type BillUsagePeriod, decideUsageBill } from './billing';
 import { type RecordedUsage, sentTimestamp, type UsageEvent, type UsagePeriodBilledData, usageRecordedData } from './events';
-import { checkNewUsage, rejected, type SentUsage, sentDetails, storedDetails, type UsageOutcome, type UsageSubscription, usageCalendar, usageDetails } from './rules';
+import { checkNewUsage, rejected, type SentUsage, sentDetails, storedDetails, type UsageOutcome, type UsageCalendar, type UsageSubscription, usageCalendar, usageDetails } from './rules';
 
 /** What one meter reported in one period so far: the exact total and the number of events. */
 export type PeriodTotal = { quantity: Quantity; events: number };
@@ -38,6 +38,8 @@ export type RecordUsage = Readonly<{
   events: readonly SentUsage[];
   /** Ids of these events the organisation already stored on another subscription (an eventually consistent lookup). */
   storedElsewhere: ReadonlySet<string>;
+  /** The subscription's calendar kept from earlier batches; made here when absent. Its key must be the subscription's and the state's `billedThrough`. */
+  calendar?: UsageCalendar;
 }>;
 
 export type UsageCommand = RecordUsage | BillUsagePeriod;
@@ -51,7 +53,7 @@ export type UsageDecision = Readonly<{ outcomes: UsageOutcome[]; events: UsageEv
  */
 export const decideUsage = (command: RecordUsage, state: UsageState): UsageDecision => {
   const accepted = new Map<string, RecordedUsage>();
-  const calendar = command.subscription && usageCalendar(command.subscription, state.billedThrough);
+  const calendar = command.subscription && (command.calendar ?? usageCalendar(command.subscription, state.billedThrough));
   const outcomes = command.events.map((event): UsageOutcome => {
     const stored = accepted.get(event.eventId);
     const known = state.seen.get(event.eventId) ?? (stored ? storedDetails(stored) : undefined);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatQuantity, quantityOf } from '../domain/pricing/quantity';
+import { groupQuantity } from '../domain/usage/decider';
 import type { UsageRecorded } from '../domain/usage/events';
 import type { Projection } from './projection';
 
@@ -60,7 +61,7 @@ export const usageProjection: Projection = {
         events: 0,
         _organisation: organisationId,
       };
-      const added = group.events.reduce((sum, usage) => sum + quantityOf(usage.quantity)!, 0n);
+      const added = groupQuantity(group.events);
       context.put(USAGE_PERIODS, { ...current, quantity: formatQuantity(quantityOf(current.quantity)! + added), events: current.events + group.events.length });
     }
   },

@@ -51,18 +51,21 @@ export type UsageDecision = Readonly<{ outcomes: UsageOutcome[]; events: UsageEv
  * stored (or accepted earlier in the request) is a duplicate when its details are the same and a
  * conflict when not; a rejected event is not stored, so a corrected resend is judged afresh.
  */
+const CREATED: UsageOutcome = { status: 'created' };
+const DUPLICATE: UsageOutcome = { status: 'duplicate' };
+
 export const decideUsage = (command: RecordUsage, state: UsageState): UsageDecision => {
   const accepted = new Map<string, RecordedUsage>();
   const calendar = command.subscription && (command.calendar ?? usageCalendar(command.subscription, state.billedThrough));
   const outcomes = command.events.map((event): UsageOutcome => {
     const stored = accepted.get(event.eventId);
     const known = state.seen.get(event.eventId) ?? (stored ? storedDetails(stored) : undefined);
-    if (known !== undefined) return known === sentDetails(event) ? { status: 'duplicate' } : rejected('event_id_conflict');
+    if (known !== undefined) return known === sentDetails(event) ? DUPLICATE : rejected('event_id_conflict');
     if (command.storedElsewhere.has(event.eventId)) return rejected('event_id_conflict');
     const checked = checkNewUsage(command.subscription, state.billedThrough, event, command.now, calendar);
     if (typeof checked === 'string') return rejected(checked);
     accepted.set(event.eventId, checked);
-    return { status: 'created' };
+    return CREATED;
   });
   const events: UsageEvent[] =
     accepted.size === 0
@@ -81,17 +84,28 @@ const addToTotal = (state: UsageState, periodStart: string, meterId: string, qua
   } else meters.set(meterId, { quantity, events });
 };
 
+/** The exact sum of a group's quantities (stored texts; a batch's events mostly repeat the last one's, parsed once). */
+export const groupQuantity = (events: readonly Readonly<{ quantity: string }>[]): Quantity => {
+  let sum = 0n;
+  let lastText: string | undefined;
+  let last = 0n;
+  for (const { quantity } of events) {
+    if (quantity !== lastText) {
+      lastText = quantity;
+      last = quantityOf(quantity)!;
+    }
+    sum += last;
+  }
+  return sum;
+};
+
 const evolve = (state: UsageState, event: UsageEvent): UsageState => {
   switch (event.type) {
     case 'UsageRecorded':
       // Read as stored, a group (one meter, one period) at a time: this folds every batch a subscription ever sent.
       for (const group of event.data.groups) {
-        let quantity = 0n;
-        for (const usage of group.events) {
-          state.seen.set(usage.eventId, usageDetails(group.meterCode, usage.quantity, sentTimestamp(usage) ?? ''));
-          quantity += quantityOf(usage.quantity)!;
-        }
-        addToTotal(state, group.periodStart, group.meterId, quantity, group.events.length);
+        addToTotal(state, group.periodStart, group.meterId, groupQuantity(group.events), group.events.length);
+        for (const usage of group.events) state.seen.set(usage.eventId, usageDetails(group.meterCode, usage.quantity, sentTimestamp(usage) ?? ''));
       }
       return state;
     case 'UsagePeriodBilled':

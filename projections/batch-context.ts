@@ -60,7 +60,7 @@ export const batchContext = (
       if (docs.has(id)) {
         const put = docs.get(id);
         if (!put) return null;
-        return ('each' in put ? { id, ...put.each } : JSON.parse(put.json)) as T;
+        return ('each' in put ? { id, ...structuredClone(put.each) } : JSON.parse(put.json)) as T;
       }
       const stored = await readStore.get<T>(collection, id);
       return stored && erased(collection, stored) ? null : stored;
@@ -70,8 +70,8 @@ export const batchContext = (
       of(collection).set(doc.id, { json: JSON.stringify(doc), ...(fields && { fields: Object.fromEntries(fields.map((field) => [field, valueAt(doc, field)])) }) });
     },
     putEach: (collection, ids, doc) => {
-      // Copied once for every id, and not serialized per document: the store writes them in one statement.
-      const shared: Each = { each: { ...doc } };
+      // Copied once for all the ids (a later change to `doc` is not written), not serialized per document: the store writes them in one statement.
+      const shared: Each = { each: structuredClone(doc) };
       const docs = of(collection);
       for (const id of ids) docs.set(id, shared);
     },

@@ -46,14 +46,14 @@ export type UsageCommand = RecordUsage | BillUsagePeriod;
 
 export type UsageDecision = Readonly<{ outcomes: UsageOutcome[]; events: UsageEvent[] }>;
 
+const CREATED: UsageOutcome = { status: 'created' };
+const DUPLICATE: UsageOutcome = { status: 'duplicate' };
+
 /**
  * One outcome per event, in order, and the one event storing the accepted ones. An id already
  * stored (or accepted earlier in the request) is a duplicate when its details are the same and a
  * conflict when not; a rejected event is not stored, so a corrected resend is judged afresh.
  */
-const CREATED: UsageOutcome = { status: 'created' };
-const DUPLICATE: UsageOutcome = { status: 'duplicate' };
-
 export const decideUsage = (command: RecordUsage, state: UsageState): UsageDecision => {
   const accepted = new Map<string, RecordedUsage>();
   const calendar = command.subscription && (command.calendar ?? usageCalendar(command.subscription, state.billedThrough));

@@ -12,14 +12,37 @@ type Erasure = Readonly<{ field: string; eq: string }>;
  * a store that indexes them without parsing the text.
  */
 type Put = Readonly<{ json: string; fields?: Record<string, unknown> }>;
+/** A document of a `putEach`: the fields it shares with the others of that call (the same object for all). */
+type Each = Readonly<{ each: Readonly<Record<string, unknown>> }>;
+
+const fieldOf = (put: Put | Each, field: string): unknown => {
+  if ('each' in put) return put.each[field];
+  return put.fields && field in put.fields ? put.fields[field] : (JSON.parse(put.json) as Doc)[field];
+};
+
+/**
+ * A collection's pending writes, in id order (neighbouring keys: a long batch fills its table's
+ * b-tree page by page); the documents of one `putEach` still pending (not replaced since) go in one write.
+ */
+const collectionWrites = (collection: string, docs: ReadonlyMap<string, Put | Each | null>): Write[] => {
+  const writes: Write[] = [];
+  const each = new Map<Each, string[]>();
+  for (const [id, put] of [...docs].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (put === null) writes.push({ op: 'delete', collection, id });
+    else if ('each' in put) {
+      const ids = each.get(put);
+      if (ids) ids.push(id);
+      else each.set(put, [id]);
+    } else writes.push({ op: 'put_json', collection, id, ...put });
+  }
+  for (const [put, ids] of each) writes.push({ op: 'put_each', collection, ids, doc: put.each });
+  return writes;
+};
 
 export type BatchContext = ProjectionContext & {
-  /** The characters of JSON the batch holds: what a caller bounds a long batch by. */
+  /** The characters of JSON (and ids) the batch holds: what a caller bounds a long batch by. */
   bytes(): number;
-  /**
-   * What to commit: the deletions by field first, then one write per document, in id order within
-   * each collection (neighbouring keys: a long batch fills its tables' b-trees page by page).
-   */
+  /** What to commit: the deletions by field first, then each collection's writes (`collectionWrites`). */
   writes(): Write[];
 };
 
@@ -28,7 +51,7 @@ export const batchContext = (
   readStore: Pick<ReadStore, 'get'>,
   indexed: ReadonlyMap<string, readonly string[]> = new Map(),
 ): BatchContext => {
-  const pending = new Map<string, Map<string, Put | null>>();
+  const pending = new Map<string, Map<string, Put | Each | null>>();
   // Deletions by field, per collection: committed before the writes by id, so a document the batch
   // wrote before the deletion is deleted with it (its pending write becomes a delete), and one written
   // after it stays.
@@ -42,9 +65,11 @@ export const batchContext = (
     return docs;
   };
   let bytes = 0;
-  const hold = (collection: string, id: string, put: Put | null) => {
+  // What a pending write holds: its JSON, or for a document of a `putEach` its id (the document is shared).
+  const size = (id: string, put: Put | Each | null | undefined) => (!put ? 0 : 'each' in put ? id.length : put.json.length);
+  const hold = (collection: string, id: string, put: Put | Each | null) => {
     const docs = of(collection);
-    bytes += (put?.json.length ?? 0) - (docs.get(id)?.json.length ?? 0);
+    bytes += size(id, put) - size(id, docs.get(id));
     docs.set(id, put);
   };
   // Per collection, its indexed fields with their keys (split once, not at every put).
@@ -63,7 +88,8 @@ export const batchContext = (
       const docs = of(collection);
       if (docs.has(id)) {
         const put = docs.get(id);
-        return put ? (JSON.parse(put.json) as T) : null;
+        if (!put) return null;
+        return ('each' in put ? { id, ...structuredClone(put.each) } : JSON.parse(put.json)) as T;
       }
       const stored = await readStore.get<T>(collection, id);
       return stored && erased(collection, stored) ? null : stored;
@@ -76,23 +102,24 @@ export const batchContext = (
       for (const [field, keys] of fields) values[field] = valueAtKeys(doc, keys);
       hold(collection, doc.id, { json, fields: values });
     },
+    putEach: (collection, ids, doc) => {
+      // Copied once for all the ids (a later change to `doc` is not written), not serialized per document: the store writes them in one statement.
+      const shared: Each = { each: structuredClone(doc) };
+      for (const id of ids) hold(collection, id, shared);
+    },
     delete: (collection, id) => {
       hold(collection, id, null);
     },
     deleteWhere: (collection, field, eq) => {
       erasures.set(collection, [...(erasures.get(collection) ?? []), { field, eq }]);
       for (const [id, put] of of(collection)) {
-        if (put !== null && (put.fields && field in put.fields ? put.fields[field] : (JSON.parse(put.json) as Doc)[field]) === eq) hold(collection, id, null);
+        if (put !== null && fieldOf(put, field) === eq) hold(collection, id, null);
       }
     },
     bytes: () => bytes,
     writes: () => [
       ...[...erasures].flatMap(([collection, list]) => list.map(({ field, eq }): Write => ({ op: 'deleteWhere', collection, field, eq }))),
-      ...[...pending].flatMap(([collection, docs]) =>
-        [...docs]
-          .sort(([a], [b]) => (a < b ? -1 : 1))
-          .map(([id, put]): Write => (put === null ? { op: 'delete', collection, id } : { op: 'put_json', collection, id, ...put })),
-      ),
+      ...[...pending].flatMap(([collection, docs]) => collectionWrites(collection, docs)),
     ],
   };
 };

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 
 export const ID_PREFIXES = {
   organisation: 'org',
@@ -28,11 +28,24 @@ const base62 = (bytes: Buffer): string => {
   return out;
 };
 
+/** Random bytes drawn from the system's generator a pool at a time (one call per id cost more than the id), each byte used once. */
+const pool = Buffer.alloc(4096);
+let pooled = 0;
+const randomByte = (): number => {
+  if (pooled === 0) {
+    randomFillSync(pool);
+    pooled = pool.length;
+  }
+  pooled -= 1;
+  return pool[pooled]!;
+};
+
 /** Random base62 characters, each equally likely (bytes of 248 and above are drawn again). */
 export const randomBase62 = (length: number): string => {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+    const byte = randomByte();
+    if (byte < 248) out += ALPHABET[byte % 62];
   }
   return out;
 };

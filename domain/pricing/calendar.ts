@@ -158,8 +158,20 @@ const dateByIntl = (instant: string, timezone: string): string | null => {
   return printCivilDate({ year: Number(parts.year), month: Number(parts.month), day: Number(parts.day) });
 };
 
-/** The calendar date of an instant in a timezone (Intl's formatter, kept per timezone, is a tenth of Luxon's time). */
-export const dateIn = (instant: string, timezone: string): string => dateByIntl(instant, timezone) ?? byLuxon.dateIn(instant, timezone);
+/** Per timezone, the last date `dateIn` answered and the instants from its midnight to the next, when no change of offset is near either. */
+const lastDays = new Map<string, Readonly<{ date: string; from: number; to: number }>>();
+
+/** The calendar date of an instant in a timezone (Intl's formatter, kept per timezone, is a tenth of Luxon's time; the day before's instants answered without it). */
+export const dateIn = (instant: string, timezone: string): string => {
+  const at = UTC_INSTANT.test(instant) ? Date.parse(instant) : NaN;
+  const last = lastDays.get(timezone);
+  if (last && at >= last.from && at < last.to) return last.date;
+  const date = dateByIntl(instant, timezone);
+  if (date === null) return byLuxon.dateIn(instant, timezone);
+  const [from, to] = [startOfDateByIntl(date, timezone), startOfDateByIntl(addDays(date, 1), timezone)].map((start) => (start === null ? NaN : Date.parse(start)));
+  if (from! <= at && at < to!) lastDays.set(timezone, { date, from: from!, to: to! });
+  return date;
+};
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;

@@ -87,8 +87,9 @@ export const createApp = (deps: ApiDeps): App => {
   projectionRoutes(admin, routes, deps);
   app.use('/admin', adminAuth(deps.adminToken));
   app.use('/admin', jsonBody());
-  // Tried only for /admin paths (matched as the router matches a prefix: any case): a /v1 request skips its hundred-odd layers.
-  app.use((req, res, next) => (ADMIN_PATH.test(req.path) ? admin(req, res, next) : next()));
+  // Tried only for /admin paths (matched as the router matches a prefix: any case): a /v1 request skips its hundred-odd
+  // layers. Its `stack` stays visible, as a mounted router's is, to what walks the app's routes.
+  app.use(Object.assign((req: express.Request, res: express.Response, next: express.NextFunction) => (ADMIN_PATH.test(req.path) ? admin(req, res, next) : next()), { stack: admin.stack }));
 
   const v1 = express.Router();
   organisationRoute(v1, routes, deps);

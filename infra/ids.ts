@@ -1,4 +1,4 @@
-import { createHash, randomFillSync } from 'node:crypto';
+import { hash, randomFillSync } from 'node:crypto';
 
 export const ID_PREFIXES = {
   organisation: 'org',
@@ -55,4 +55,4 @@ export const newId = (kind: IdKind): string => `${ID_PREFIXES[kind]}_${randomBas
 
 /** The same id every time for the same parts: retries after a crash find the object already made. */
 export const derivedId = (kind: IdKind, ...parts: string[]): string =>
-  `${ID_PREFIXES[kind]}_${base62(createHash('sha256').update(parts.join('\u0000')).digest())}`;
+  `${ID_PREFIXES[kind]}_${base62(hash('sha256', parts.join('\u0000'), 'buffer'))}`;

@@ -158,21 +158,6 @@ const dateByIntl = (instant: string, timezone: string): string | null => {
   return printCivilDate({ year: Number(parts.year), month: Number(parts.month), day: Number(parts.day) });
 };
 
-/** Per timezone, the last date `dateIn` answered and the instants from its midnight to the next, when no change of offset is near either. */
-const lastDays = new Map<string, Readonly<{ date: string; from: number; to: number }>>();
-
-/** The calendar date of an instant in a timezone (Intl's formatter, kept per timezone, is a tenth of Luxon's time; the day before's instants answered without it). */
-export const dateIn = (instant: string, timezone: string): string => {
-  const at = UTC_INSTANT.test(instant) ? Date.parse(instant) : NaN;
-  const last = lastDays.get(timezone);
-  if (last && at >= last.from && at < last.to) return last.date;
-  const date = dateByIntl(instant, timezone);
-  if (date === null) return byLuxon.dateIn(instant, timezone);
-  const [from, to] = [startOfDateByIntl(date, timezone), startOfDateByIntl(addDays(date, 1), timezone)].map((start) => (start === null ? NaN : Date.parse(start)));
-  if (from! <= at && at < to!) lastDays.set(timezone, { date, from: from!, to: to! });
-  return date;
-};
-
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 /** Instants before this print in `toISOString`'s four-digit years, as Luxon prints them. */
@@ -246,6 +231,24 @@ const steadyStartOfDate = (date: string, timezone: string): string | null => {
 
 /** Midnight at the start of a calendar date in a timezone, as an ISO instant in UTC (Intl's formatter where it can say, a tenth of Luxon's time). */
 export const startOfDate = (date: string, timezone: string): string => startOfDateByIntl(date, timezone) ?? byLuxon.startOfDate(date, timezone);
+
+/** Per timezone, the last date `dateIn` answered and the instants from its midnight to the next, when no change of offset is near either. */
+const lastDays = new Map<string, Readonly<{ date: string; from: number; to: number }>>();
+
+const msOf = (instant: string | null): number => (instant === null ? NaN : Date.parse(instant));
+
+/** The calendar date of an instant in a timezone (Intl's formatter, kept per timezone, is a tenth of Luxon's time; another instant of the day last answered needs neither). */
+export const dateIn = (instant: string, timezone: string): string => {
+  const at = UTC_INSTANT.test(instant) ? Date.parse(instant) : NaN;
+  const last = lastDays.get(timezone);
+  if (last && at >= last.from && at < last.to) return last.date;
+  const date = dateByIntl(instant, timezone);
+  if (date === null) return byLuxon.dateIn(instant, timezone);
+  const from = msOf(startOfDateByIntl(date, timezone));
+  const to = msOf(startOfDateByIntl(addDays(date, 1), timezone));
+  if (from <= at && at < to) lastDays.set(timezone, { date, from, to });
+  return date;
+};
 
 /** A `YYYY-MM-DD` date the API accepts: a real date from FIRST_DATE to LAST_DATE. */
 export const isCalendarDate = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(text) && isDateInRange(text);

@@ -56,10 +56,19 @@ export const accountingSync = (deps: WorkerDeps, options: AccountingSyncOptions 
     delayMs: exponentialDelay(options.retryBaseMs ?? 5_000, options.retryMaxMs ?? 600_000),
   });
 
+  const delayMs = (raised: boolean) => (raised ? (options.raisedDelayMs ?? 0) : 0);
+  // On the embedded profile each job is added inside the append of its event; the follower adds the rest.
+  const outbox = deps.appendOutbox?.(queue, HANDLED, (event) => {
+    const found = jobFor(event);
+    return found && { id: found.id, data: found.job, delayMs: delayMs(found.raised) };
+  });
   const onEvents = async (events: readonly StoredEvent[]) => {
     // Added together: on the embedded queue they share one commit, not one each.
-    const found = events.map(jobFor).filter((job) => job !== null);
-    await Promise.all(found.map(({ id, job, raised }) => queue.add(id, job, { delayMs: raised ? (options.raisedDelayMs ?? 0) : 0 })));
+    const found = events
+      .filter((event) => !outbox?.handled(event))
+      .map(jobFor)
+      .filter((job) => job !== null);
+    await Promise.all(found.map(({ id, job, raised }) => queue.add(id, job, { delayMs: delayMs(raised) })));
   };
   const follower = new LogFollower('accounting-sync', deps, HANDLED, onEvents);
 
@@ -89,6 +98,9 @@ export const accountingSync = (deps: WorkerDeps, options: AccountingSyncOptions 
       processJobs();
       await follower.start();
     },
-    stop: () => follower.stop(),
+    stop: () => {
+      outbox?.close();
+      return follower.stop();
+    },
   };
 };

@@ -1,5 +1,5 @@
 import type { SqliteDatabase } from '../sqlite/open-database';
-import { stageInGroup, writeInGroup } from '../sqlite/group-commit';
+import { openGroupCommit, stageInGroup, writeInGroup } from '../sqlite/group-commit';
 import { settle } from '../sqlite/settle';
 import {
   DEFAULT_LOCK_MS,
@@ -200,6 +200,14 @@ export class SqliteJobQueue<T> implements JobQueue<T> {
 
   private fill(): void {
     if (this.closed || !this.handler) return;
+    // Jobs are taken only from what is committed: one added in the open group (with the append of
+    // its event) could still be rolled back with it.
+    const pending = openGroupCommit(this.db);
+    if (pending) {
+      const fill = () => this.fill();
+      pending.then(fill, fill);
+      return;
+    }
     try {
       while (this.running.size < this.concurrency) {
         const row = this.take(Date.now());

@@ -1,5 +1,5 @@
 import type { SqliteDatabase } from '../sqlite/open-database';
-import { openGroupCommit, stageInGroup, writeInGroup } from '../sqlite/group-commit';
+import { stageInGroup, writeInGroup } from '../sqlite/group-commit';
 import { settle } from '../sqlite/settle';
 import {
   DEFAULT_LOCK_MS,
@@ -70,6 +70,8 @@ export class SqliteJobQueue<T> implements JobQueue<T> {
   private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Jobs added inside a transaction not yet committed (`addInTransaction`): never taken before it is. */
+  private readonly uncommitted = new Set<string>();
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -79,10 +81,10 @@ export class SqliteJobQueue<T> implements JobQueue<T> {
   ) {
     this.statements = {
       add: db.prepare(`INSERT OR IGNORE INTO jobs (queue, id, data, status, run_at) VALUES (?, ?, ?, 'waiting', ?)`),
-      due: db.prepare<[string, number, number], Row>(
+      due: db.prepare<[string, number, number, number], Row>(
         `SELECT id, data, attempts_made FROM jobs
          WHERE queue = ? AND ((status = 'waiting' AND run_at <= ?) OR (status = 'active' AND locked_until <= ?))
-         ORDER BY run_at LIMIT 1`,
+         ORDER BY run_at LIMIT ?`,
       ),
       lock: db.prepare(`UPDATE jobs SET status = 'active', locked_until = ? WHERE queue = ? AND id = ?`),
       extend: db.prepare(`UPDATE jobs SET locked_until = ? WHERE queue = ? AND id = ? AND status = 'active'`),
@@ -113,7 +115,8 @@ export class SqliteJobQueue<T> implements JobQueue<T> {
     // job runs without waiting for the take's commit: were it lost, the job would run again, as after a crash.
     this.take = (now) =>
       this.write(() => {
-        const row = this.statements.due.get(this.name, now, now);
+        // The first due job whose add is committed (this connection also sees the open group's rows).
+        const row = this.statements.due.all(this.name, now, now, 1 + this.uncommitted.size).find((due) => !this.uncommitted.has(due.id));
         if (row) this.statements.lock.run(now + this.lockMs, this.name, row.id);
         return row;
       });
@@ -143,7 +146,15 @@ export class SqliteJobQueue<T> implements JobQueue<T> {
   addInTransaction(id: string, data: T, options: { delayMs?: number } = {}): Promise<void> {
     const delayMs = options.delayMs ?? 0;
     const { committed } = stageInGroup(this.db, () => this.statements.add.run(this.name, id, JSON.stringify(data), Date.now() + delayMs));
-    committed.then(() => this.wake(delayMs), () => undefined);
+    // Not taken before its commit: it could still be rolled back with the append of its event.
+    this.uncommitted.add(id);
+    committed.then(
+      () => {
+        this.uncommitted.delete(id);
+        this.wake(delayMs);
+      },
+      () => this.uncommitted.delete(id),
+    );
     return committed;
   }
 
@@ -200,14 +211,6 @@ export class SqliteJobQueue<T> implements JobQueue<T> {
 
   private fill(): void {
     if (this.closed || !this.handler) return;
-    // Jobs are taken only from what is committed: one added in the open group (with the append of
-    // its event) could still be rolled back with it.
-    const pending = openGroupCommit(this.db);
-    if (pending) {
-      const fill = () => this.fill();
-      pending.then(fill, fill);
-      return;
-    }
     try {
       while (this.running.size < this.concurrency) {
         const row = this.take(Date.now());

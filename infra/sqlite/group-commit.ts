@@ -1,8 +1,7 @@
 import type { SqliteDatabase } from './open-database';
 import { settle } from './settle';
 
-/** A write waiting for its group's commit, or (`watch`) a reader waiting for it. */
-type Waiter = { resolve: () => void; reject: (error: Error) => void; watch?: true };
+type Waiter = { resolve: () => void; reject: (error: Error) => void };
 
 /** A write made now, in the open transaction, whose caller does not wait for its commit: its result, and that commit. */
 export type Staged<T> = Readonly<{ value: T; committed: Promise<void> }>;
@@ -63,20 +62,13 @@ export class GroupCommit {
     return { value, committed };
   }
 
-  /** The commit of the open group; null when none is open. */
-  pendingCommit(): Promise<void> | null {
-    if (this.waiters === null) return null;
-    const waiters = this.waiters;
-    return new Promise<void>((resolve, reject) => waiters.push({ resolve, reject, watch: true }));
-  }
-
   /** Commits the open group now (before the connection closes); a no-op without one. */
   commit(): void {
     const waiters = this.waiters;
     if (waiters === null) return;
     this.waiters = null;
     this.counts.commits += 1;
-    this.counts.writes += waiters.filter((waiter) => !waiter.watch).length;
+    this.counts.writes += waiters.length;
     try {
       this.db.exec('COMMIT');
     } catch (error) {
@@ -116,9 +108,6 @@ export const stageInGroup = <T>(db: SqliteDatabase, work: () => T): Staged<T> =>
   const group = groups.get(db);
   return group ? group.stage(work) : { value: db.transaction(work).immediate(), committed: Promise.resolve() };
 };
-
-/** The commit of the connection's open group, for a reader that must see only committed rows; null when none is open. */
-export const openGroupCommit = (db: SqliteDatabase): Promise<void> | null => groups.get(db)?.pendingCommit() ?? null;
 
 /** Commits the connection's open group, if any: before it closes. */
 export const commitGroup = (db: SqliteDatabase): void => groups.get(db)?.commit();

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { NewEvent, StoredEvent } from '../../infra/event-store/port';
 import { SqliteEventStore } from '../../infra/event-store/sqlite';
@@ -6,16 +5,11 @@ import { sqliteAppendOutbox } from '../../infra/jobs/append-outbox';
 import { SqliteJobQueues } from '../../infra/jobs/sqlite';
 import { commitGroup, enableGroupCommit, writeInGroup } from '../../infra/sqlite/group-commit';
 import { openDatabase } from '../../infra/sqlite/open-database';
+import { testEvent } from '../support/events';
 import { tempDir } from '../support/test-service';
 import { until } from '../support/until';
 
-const event = (type: string): NewEvent => ({
-  id: randomUUID(),
-  type,
-  version: 1,
-  data: { n: 1 },
-  metadata: { organisationId: 'org_1', livemode: false, businessTime: '2026-01-01T00:00:00.000Z', recordedTime: '2026-01-01T00:00:00.000Z', actor: { type: 'system' }, requestId: null, causationId: null, correlationId: null } as unknown as NewEvent['metadata'],
-});
+const event = (type: string): NewEvent => testEvent(type, { n: 1 });
 
 type Push = { eventId: string; revision: number };
 

@@ -98,8 +98,9 @@ export const lifecycleRoutes = (router: Router, registry: RouteRegistry, deps: A
       response: subscriptionObject,
     },
     async ({ req, params, body }) => {
-      const { position } = await endSubscription(deps, apiCaller(req), contextOf(req), params.id!, toEndRequest(body));
-      return { body: publicView(await subscriptionAfter(req, params.id!, position)) };
+      const { position, creditNoteIds } = await endSubscription(deps, apiCaller(req), contextOf(req), params.id!, toEndRequest(body));
+      const synced = await awaitSync(deps.store, position, { creditNoteIds }, deps.accountingPushWaitMs);
+      return { body: publicView(await subscriptionAfter(req, params.id!, synced)) };
     },
   );
 
@@ -116,8 +117,8 @@ export const lifecycleRoutes = (router: Router, registry: RouteRegistry, deps: A
       response: subscriptionObject,
     },
     async ({ req, params }) => {
-      const { position, invoiceId } = await restoreSubscription(deps, apiCaller(req), contextOf(req), params.id!);
-      const synced = await awaitSync(deps.store, position, { invoiceIds: [invoiceId] }, deps.accountingPushWaitMs);
+      const { position, invoiceIds } = await restoreSubscription(deps, apiCaller(req), contextOf(req), params.id!);
+      const synced = await awaitSync(deps.store, position, { invoiceIds }, deps.accountingPushWaitMs);
       return { body: publicView(await subscriptionAfter(req, params.id!, synced)) };
     },
   );

@@ -13,6 +13,7 @@ import { latestPosition } from '../positions';
 import { billUsagePeriod } from '../usage/bill-usage-period';
 import { usageInvoiceIds } from '../usage/usage-states';
 import { type LifecycleContext, loadForChange, operationIdFor } from './load-subscription';
+import { creditNextPeriod, nextPeriodCreditNoteId } from './next-period-documents';
 import { subscriptionCommand } from './subscription-command';
 
 type Deps = CommandDeps & { accounting: AccountingSystem };
@@ -91,11 +92,22 @@ export const endSubscription = async (deps: Deps, caller: Caller, context: Lifec
     today: dateIn(now, org.settings.timezone),
     organisation: org,
     invoices,
+    nextPeriodCreditNoteIds: Object.fromEntries(
+      (state.status === 'none' ? [] : state.life.nextPeriodInvoiceIds).map((invoiceId) => [invoiceId, nextPeriodCreditNoteId(operationId, invoiceId)]),
+    ),
     request,
   };
   const notInLedger = new Set(invoices.filter((facts) => facts.status === 'not_in_external').map((facts) => facts.invoiceId));
   const handled = await subscriptionCommand(deps, subscriptionId, command, caller, ref, removeInvoices(deps, caller, org, ref, notInLedger));
-  return { position: latestPosition(handled.position, await billUsageNow(deps, caller, handled.state, operationId)) };
+  if (handled.state.status === 'none') throw new Error('the subscription vanished');
+  // Run for the end done now and for a retry that finds it done, so a crash before the credit notes is finished by the retry.
+  const ended = handled.state.life.operations[operationId];
+  const credits = ended?.type === 'SubscriptionEnded' || ended?.type === 'SubscriptionEndScheduled' ? (ended.data.nextPeriodCredits ?? []) : [];
+  const credited = await creditNextPeriod(deps, { caller, ref, now }, handled.state, credits);
+  return {
+    position: latestPosition(handled.position, credited, await billUsageNow(deps, caller, handled.state, operationId)),
+    creditNoteIds: credits.map((credit) => credit.creditNoteId),
+  };
 };
 
 /**

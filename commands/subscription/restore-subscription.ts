@@ -9,11 +9,13 @@ import { invoiceCommand } from '../invoice/invoice-command';
 import type { Caller } from '../metadata';
 import { latestPosition } from '../positions';
 import { type LifecycleContext, loadForChange, operationIdFor } from './load-subscription';
+import { rebillNextPeriod } from './next-period-documents';
 import { subscriptionCommand } from './subscription-command';
 
 /**
  * `POST /v1/subscriptions/{id}/restore`: loads the customer and plan the rules need, records the
- * restore, and raises again a renewal invoice that ending removed (the accounting sync worker pushes it).
+ * restore, raises again a renewal invoice that ending removed, and bills again the next period's
+ * lines ending credited (the accounting sync worker pushes both); answers the invoices it raised.
  */
 export const restoreSubscription = async (deps: CommandDeps, caller: Caller, context: LifecycleContext, subscriptionId: string) => {
   const { org, ref, state, now } = await loadForChange(deps, context.organisationId, subscriptionId);
@@ -33,11 +35,14 @@ export const restoreSubscription = async (deps: CommandDeps, caller: Caller, con
     customerStatus: customer && customer.state.status !== 'none' ? customer.state.status : null,
     planStatus: plan?.state.status === 'defined' ? plan.state.plan.status : null,
     reRaisedInvoiceId: derivedId('invoice', removed ?? subscriptionId, 'restored', operationId),
+    nextPeriodInvoiceId: derivedId('invoice', subscriptionId, 'next-period', operationId),
   };
   const handled = await subscriptionCommand(deps, subscriptionId, command, caller, ref);
   let position = handled.position;
+  const invoiceIds: string[] = [];
   const event = handled.state.status === 'none' ? undefined : handled.state.life.operations[operationId];
-  if (event?.type === 'SubscriptionRestored' && event.data.renewalInvoiceId && event.data.replacesInvoiceId) {
+  if (handled.state.status === 'none' || event?.type !== 'SubscriptionRestored') return { position, invoiceIds };
+  if (event.data.renewalInvoiceId && event.data.replacesInvoiceId) {
     const invoiceId = event.data.renewalInvoiceId;
     const original = await invoiceCommand.load(deps.store, event.data.replacesInvoiceId);
     if (original.state.status !== 'none') {
@@ -49,8 +54,13 @@ export const restoreSubscription = async (deps: CommandDeps, caller: Caller, con
       });
       const recorded = await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...raised }, caller, ref);
       position = latestPosition(position, recorded.position);
-      return { position, invoiceId };
+      invoiceIds.push(invoiceId);
     }
   }
-  return { position, invoiceId: null };
+  const rebilled = event.data.nextPeriodInvoice;
+  if (rebilled) {
+    position = latestPosition(position, await rebillNextPeriod(deps, { caller, ref, now, paymentTermsDays: org.settings.paymentTermsDays }, handled.state, rebilled));
+    invoiceIds.push(rebilled.invoiceId);
+  }
+  return { position, invoiceIds };
 };

@@ -1,7 +1,7 @@
 import type { OpenOrganisation } from '../organisation/decider';
 import { inSetupMode } from '../organisation/rules';
 import { DomainError } from '../shared/domain-error';
-import type { InvoiceRemoval, SubscriptionEndScheduled, SubscriptionEnded } from './lifecycle-events';
+import type { InvoiceRemoval, NextPeriodCredit, SubscriptionEndScheduled, SubscriptionEnded } from './lifecycle-events';
 import { type ExistingSubscription, invalidState } from './lifecycle';
 
 /** An invoice of the subscription as the handler found it (its accounting status read at the time of the request). */
@@ -20,6 +20,8 @@ export type EndSubscription = Readonly<{
   today: string;
   organisation: OpenOrganisation;
   invoices: readonly InvoiceFacts[];
+  /** Ids for the credit notes of the next period's lines, by the invoice they credit, derived from the end. */
+  nextPeriodCreditNoteIds: Readonly<Record<string, string>>;
   request: Readonly<{
     when: 'period_end' | 'now';
     deleteUnsentInvoices: boolean;
@@ -33,7 +35,9 @@ const OPTIONS = ['delete_unsent_invoices', 'void_approved_invoices', 'invoice_us
 /**
  * Every rule of `POST /v1/subscriptions/{id}/end` and the invoices it removes, one at a time, before
  * the subscription ends: its renewal invoice (voided if approved, otherwise deleted), and with
- * `when: now` the never-sent and the approved unpaid invoices when asked.
+ * `when: now` the never-sent and the approved unpaid invoices when asked. The next period will not
+ * happen, so the next period's lines other invoices bill (`separate` increases) are credited, each
+ * invoice's by a credit note of its own; the current period is not.
  */
 export const decideEnd = (command: EndSubscription, state: ExistingSubscription): SubscriptionEnded | SubscriptionEndScheduled => {
   const { request } = command;
@@ -50,6 +54,9 @@ export const decideEnd = (command: EndSubscription, state: ExistingSubscription)
   }
   const renewal = command.invoices.find((invoice) => invoice.invoiceId === state.life.renewalInvoiceId);
   if (renewal?.settled) throw invalidState('The renewal invoice has a payment or credit on it; the subscription cannot end.');
+  // A separate decrease's credit note reduces the renewal invoice even while unallocated (a draft takes no credit yet).
+  const credited = state.life.renewalInvoiceId ? state.life.renewalCreditNoteIds[0] : undefined;
+  if (credited) throw invalidState(`Credit note ${credited} credits part of the renewal invoice's period; the subscription cannot end.`);
 
   const removals: InvoiceRemoval[] = [];
   const remove = (invoice: InvoiceFacts) => {
@@ -64,11 +71,18 @@ export const decideEnd = (command: EndSubscription, state: ExistingSubscription)
       if (request.voidApprovedInvoices && invoice.status === 'approved' && !invoice.settled) remove(invoice);
     }
   }
+  const nextPeriodCredits = state.life.nextPeriodInvoiceIds
+    .filter((invoiceId) => !removals.some((r) => r.invoiceId === invoiceId))
+    .map((invoiceId): NextPeriodCredit => {
+      const creditNoteId = command.nextPeriodCreditNoteIds[invoiceId];
+      if (!creditNoteId) throw new Error(`no credit note id for the next period's lines of ${invoiceId}`);
+      return { invoiceId, creditNoteId };
+    });
   const { subscriptionId } = state.subscription;
   if (request.when === 'period_end') {
     return {
       type: 'SubscriptionEndScheduled',
-      data: { subscriptionId, operationId: command.operationId, endDate: state.subscription.renewalDate, removals },
+      data: { subscriptionId, operationId: command.operationId, endDate: state.subscription.renewalDate, removals, nextPeriodCredits },
     };
   }
   return {
@@ -80,6 +94,7 @@ export const decideEnd = (command: EndSubscription, state: ExistingSubscription)
       endDate: command.today,
       invoiceUsageNow: request.invoiceUsageNow,
       removals,
+      nextPeriodCredits,
     },
   };
 };

@@ -11,6 +11,17 @@ export type ChangeDocument = (typeof CHANGE_DOCUMENTS)[number];
 export const invoiceRemoval = z.object({ invoiceId: z.string(), action: z.enum(['void', 'delete']) });
 export type InvoiceRemoval = z.infer<typeof invoiceRemoval>;
 
+/** An invoice that billed part of the next period besides the renewal invoice, and the credit note an end credits those lines with. */
+export const nextPeriodCredit = z.object({ invoiceId: z.string(), creditNoteId: z.string() });
+export type NextPeriodCredit = z.infer<typeof nextPeriodCredit>;
+
+/**
+ * The next period's lines of the invoices besides the renewal invoice (`separate` increases, a
+ * restore's re-billing), credited by an end: the next period will not happen. Absent from ends
+ * recorded before they were credited.
+ */
+const nextPeriodCredits = z.array(nextPeriodCredit).optional();
+
 const unitsChanged = z.object({
   subscriptionId: z.string(),
   /** Derived from the request (its Idempotency-Key when sent): a retry finds the change made. */
@@ -72,6 +83,7 @@ const endScheduled = z.object({
   operationId: z.string(),
   endDate: z.string(),
   removals: z.array(invoiceRemoval),
+  nextPeriodCredits,
 });
 
 const ended = z.object({
@@ -81,6 +93,7 @@ const ended = z.object({
   endDate: z.string(),
   invoiceUsageNow: z.boolean(),
   removals: z.array(invoiceRemoval),
+  nextPeriodCredits,
 });
 
 const restored = z.object({
@@ -91,6 +104,8 @@ const restored = z.object({
   /** The renewal invoice raised again because ending removed it, and the one it replaces. */
   renewalInvoiceId: z.string().nullable(),
   replacesInvoiceId: z.string().nullable(),
+  /** The invoice billing again the next period's lines the end credited (absent from restores recorded before ends credited them). */
+  nextPeriodInvoice: z.object({ invoiceId: z.string(), rebills: z.array(nextPeriodCredit) }).nullable().optional(),
 });
 
 export type SubscriptionUnitsChangedData = z.infer<typeof unitsChanged>;

@@ -1,7 +1,7 @@
 import { parseMoney } from '../pricing/money';
 import { DomainError } from '../shared/domain-error';
 import type { SubscriptionCreatedData } from './events';
-import type { LifecycleEvent } from './lifecycle-events';
+import type { LifecycleEvent, NextPeriodCredit } from './lifecycle-events';
 import type { SubscriptionCpiUplifted } from './schedule-events';
 
 /** What a subscription's lifecycle events have changed since its creation. */
@@ -23,6 +23,12 @@ export type Lifecycle = Readonly<{
   nextPeriodUnits: number | null;
   /** A `separate` change billed part of the next period, so amending the renewal invoice's line would bill it twice. */
   nextPeriodBilledSeparately: boolean;
+  /** Invoices besides the renewal invoice that bill part of the next period (`separate` increases, a restore's re-billing). */
+  nextPeriodInvoiceIds: readonly string[];
+  /** Credit notes of `separate` decreases: each credits part of the next period against the renewal invoice. */
+  renewalCreditNoteIds: readonly string[];
+  /** What the end credited of those, for a restore to bill again. */
+  nextPeriodCredits: readonly NextPeriodCredit[];
   /** The renewal invoice for the next period, once the scheduler raises it; null again once removed. */
   renewalInvoiceId: string | null;
   /** The renewal invoice an end removed, raised again by a restore. */
@@ -52,6 +58,9 @@ export const initialLifecycle = (created: SubscriptionCreatedData): Lifecycle =>
   renewalAdjustments: [],
   nextPeriodUnits: null,
   nextPeriodBilledSeparately: false,
+  nextPeriodInvoiceIds: [],
+  renewalCreditNoteIds: [],
+  nextPeriodCredits: [],
   cancelAtPeriodEnd: false,
   endDate: created.endDate,
   renewalInvoiceId: null,
@@ -77,6 +86,10 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
           periodUnits: data.periodUnits,
           nextPeriodUnits: data.document === 'amend' || data.nextPeriod ? data.units : life.nextPeriodUnits,
           nextPeriodBilledSeparately: life.nextPeriodBilledSeparately || (data.nextPeriod ? parseMoney(data.nextPeriod.amount) !== 0n : false),
+          nextPeriodInvoiceIds:
+            data.invoiceId && data.nextPeriod && parseMoney(data.nextPeriod.amount) > 0n ? [...life.nextPeriodInvoiceIds, data.invoiceId] : life.nextPeriodInvoiceIds,
+          renewalCreditNoteIds:
+            data.creditNoteId && data.nextPeriod && parseMoney(data.nextPeriod.amount) < 0n ? [...life.renewalCreditNoteIds, data.creditNoteId] : life.renewalCreditNoteIds,
           proration: data.proration ? { periodStart: data.periodStart, numerator: data.proration.numerator } : life.proration,
           // An amend bills its adjustment on the renewal invoice it rewrites at once.
           renewalAdjustments: data.renewalAdjustment && data.document !== 'amend'
@@ -97,6 +110,9 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
           renewalInvoiceId: event.data.invoiceId,
           nextPeriodUnits: event.data.units ?? life.units,
           nextPeriodBilledSeparately: false,
+          nextPeriodInvoiceIds: [],
+          renewalCreditNoteIds: [],
+          nextPeriodCredits: [],
           invoiceIds: [...life.invoiceIds, event.data.invoiceId],
           renewalAdjustments: life.renewalAdjustments.filter((a) => !billed.has(a.changeId)),
         },
@@ -125,7 +141,7 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
               })
             : subscription.meters,
         },
-        life: { ...life, periodUnits: life.units, proration: null, nextPeriodUnits: null, nextPeriodBilledSeparately: false, renewalInvoiceId: null, removedRenewalInvoiceId: null, nextPrices: null },
+        life: { ...life, periodUnits: life.units, proration: null, nextPeriodUnits: null, nextPeriodBilledSeparately: false, nextPeriodInvoiceIds: [], renewalCreditNoteIds: [], nextPeriodCredits: [], renewalInvoiceId: null, removedRenewalInvoiceId: null, nextPrices: null },
       };
     }
     case 'SubscriptionCompleted':
@@ -142,6 +158,9 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
           endDate: event.data.endDate,
           renewalInvoiceId: renewalRemoved ? null : life.renewalInvoiceId,
           removedRenewalInvoiceId: renewalRemoved ? life.renewalInvoiceId : life.removedRenewalInvoiceId,
+          // Each one credited now, or removed by the end; an end recorded before credits leaves them billing.
+          nextPeriodInvoiceIds: event.data.nextPeriodCredits ? [] : life.nextPeriodInvoiceIds,
+          nextPeriodCredits: event.data.nextPeriodCredits ?? life.nextPeriodCredits,
           operations: { ...life.operations, [event.data.operationId]: event },
         },
       };
@@ -157,7 +176,9 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
           endDate: null,
           renewalInvoiceId: data.renewalInvoiceId ?? life.renewalInvoiceId,
           removedRenewalInvoiceId: data.renewalInvoiceId ? null : life.removedRenewalInvoiceId,
-          invoiceIds: data.renewalInvoiceId ? [...life.invoiceIds, data.renewalInvoiceId] : life.invoiceIds,
+          nextPeriodInvoiceIds: data.nextPeriodInvoice ? [...life.nextPeriodInvoiceIds, data.nextPeriodInvoice.invoiceId] : life.nextPeriodInvoiceIds,
+          nextPeriodCredits: data.nextPeriodInvoice ? [] : life.nextPeriodCredits,
+          invoiceIds: [...life.invoiceIds, ...[data.renewalInvoiceId, data.nextPeriodInvoice?.invoiceId].filter((id): id is string => Boolean(id))],
           operations: { ...life.operations, [data.operationId]: event },
         },
       };

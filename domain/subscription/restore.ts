@@ -11,13 +11,16 @@ export type RestoreSubscription = Readonly<{
   planStatus: 'draft' | 'active' | 'inactive' | 'legacy' | null;
   /** The id a renewal invoice removed by ending is raised again under. */
   reRaisedInvoiceId: string;
+  /** The id the next period's lines an end credited are billed again under. */
+  nextPeriodInvoiceId: string;
 }>;
 
 /**
  * `POST /v1/subscriptions/{id}/restore`: an ended subscription before its renewal date (customer
  * active, plan active or legacy) returns to active with its renewal date unchanged (pending before its
  * start date); one set to end at period end renews again. Restoring clears `end_date` and
- * `cancel_at_period_end`, and raises again a renewal invoice that ending removed.
+ * `cancel_at_period_end`, raises again a renewal invoice that ending removed, and bills again the next
+ * period's lines that ending credited.
  */
 export const decideRestore = (command: RestoreSubscription, state: ExistingSubscription): SubscriptionRestored => {
   const { subscription, life } = state;
@@ -41,6 +44,7 @@ export const decideRestore = (command: RestoreSubscription, state: ExistingSubsc
       status: command.today < subscription.startDate ? 'pending' : 'active',
       renewalInvoiceId: life.removedRenewalInvoiceId ? command.reRaisedInvoiceId : null,
       replacesInvoiceId: life.removedRenewalInvoiceId,
+      nextPeriodInvoice: life.nextPeriodCredits.length > 0 ? { invoiceId: command.nextPeriodInvoiceId, rebills: [...life.nextPeriodCredits] } : null,
     },
   };
 };

@@ -6,8 +6,8 @@ import { accountingControl, connectAccounting, createKey, createOrganisation, op
 import { startTestService, tempDir, type TestService } from '../support/test-service';
 
 type Line = { revenue_type: string; units: number | null; amount: string; description: string; effective_date: string };
-type Invoice = { id: string; invoice_date: string; subtotal: string; lines: Line[]; accounting: { invoice_id: string } };
-type CreditNote = { id: string; subtotal: string; lines: { amount: string; description: string; effective_date: string }[]; allocations: { invoice: string; amount: string }[] };
+type Invoice = { id: string; invoice_date: string; status: string; subtotal: string; lines: Line[]; accounting: { invoice_id: string } };
+type CreditNote = { id: string; subtotal: string; accounting: { sync_status: string }; lines: { amount: string; description: string; effective_date: string }[]; allocations: { invoice: string; amount: string }[] };
 
 /**
  * `document: separate` once the renewal invoice exists, in a sandbox driven by its test clock: the
@@ -109,5 +109,54 @@ describe('unit changes billed separate after the renewal invoice', () => {
     const raised = invoices.find((i) => i.id === changed.body.change.invoice.id)!;
     expect(raised.lines.map((l) => [l.revenue_type, l.units, l.amount, l.description])).toEqual([['expansion', 7, '20.0000', '5 → 7 units for the period 2026-06-08 to 2026-07-08']]);
     expect(invoices.filter((i) => i.lines.some((l) => l.revenue_type === 'expansion'))).toHaveLength(1);
+  }, 60_000);
+  it('ending credits the next period’s difference a separate invoice billed (the period will not happen); restoring bills it again', async () => {
+    // The sandbox's clock stands on 1 Jun: the period 1 Jun – 1 Jul, its renewal invoice raised on 24 Jun at 5 seats, 40.0000.
+    const id = await subscribe();
+    await advance('2026-06-24');
+    // 5 → 8 at renewal, separate: (8 − 1) × 10 − 40 = 30.0000 for 1 Jul – 1 Aug, approved in the accounting system.
+    const changed = await units(id, { units: 8 });
+    expect(changed.body.change).toMatchObject({ document: 'separate', invoice: { subtotal: '30.0000' } });
+    const separate = (await invoicesOf(id)).find((i) => i.id === changed.body.change.invoice.id)!;
+    await accountingControl(service, `/tenants/${tenantId}/invoices/${separate.accounting.invoice_id}/approve`);
+
+    const ended = await request(service.app).post(`/v1/subscriptions/${id}/end`).set(auth).send({ when: 'now' });
+    expect(ended.status).toBe(200);
+    expect(ended.body).toMatchObject({ status: 'ended' });
+    const [note, ...others] = await creditNotesOf(id);
+    expect(others).toEqual([]);
+    expect(note).toMatchObject({ subtotal: '30.0000', accounting: { sync_status: 'synced' } });
+    expect(note!.lines.map((l) => [l.amount, l.description, l.effective_date])).toEqual([
+      ['30.0000', 'Subscription ended: 5 → 8 units for the period 2026-07-01 to 2026-08-01', '2026-06-30T23:00:00.000Z'],
+    ]);
+    expect(note!.allocations).toEqual([expect.objectContaining({ invoice: separate.id })]);
+
+    // Across every invoice not removed and the credit note, the period 1 Jul – 1 Aug that will not happen bills nothing.
+    const nextPeriodBilled = async () => {
+      const inPeriod = (l: { description: string; revenue_type?: string }) => l.description.includes('2026-07-01 to 2026-08-01') || l.revenue_type === 'renewal';
+      const live = (await invoicesOf(id)).filter((i) => i.status !== 'deleted' && i.status !== 'voided');
+      const invoiced = live.flatMap((i) => i.lines).filter(inPeriod).reduce((sum, l) => sum + parseMoney(l.amount), 0n);
+      const credited = (await creditNotesOf(id)).flatMap((n) => n.lines).filter(inPeriod).reduce((sum, l) => sum + parseMoney(l.amount), 0n);
+      return invoiced - credited;
+    };
+    expect(await nextPeriodBilled()).toBe(0n);
+
+    // Restoring raises the renewal invoice again (40.0000) and bills the credited 30.0000 again: 70.0000 = (8 − 1) × 10.
+    const restored = await request(service.app).post(`/v1/subscriptions/${id}/restore`).set(auth).send({});
+    expect(restored.status).toBe(200);
+    expect(restored.body).toMatchObject({ status: 'active', units: 8 });
+    const rebilled = (await invoicesOf(id)).filter((i) => i.lines.some((l) => l.description === '5 → 8 units for the period 2026-07-01 to 2026-08-01'));
+    expect(rebilled.map((i) => [i.id === separate.id, i.subtotal]).sort()).toEqual([
+      [false, '30.0000'],
+      [true, '30.0000'],
+    ]);
+    expect(await nextPeriodBilled()).toBe(parseMoney('70.0000'));
+
+    // Ending again at period end credits the re-billing in turn; a retry of that end raises nothing more.
+    const endAgain = () => request(service.app).post(`/v1/subscriptions/${id}/end`).set(auth).set('Idempotency-Key', `end-again-${id}`).send({ when: 'period_end' });
+    expect((await endAgain()).body).toMatchObject({ cancel_at_period_end: true });
+    expect(await nextPeriodBilled()).toBe(0n);
+    expect((await endAgain()).status).toBe(200);
+    expect(await creditNotesOf(id)).toHaveLength(2);
   }, 60_000);
 });

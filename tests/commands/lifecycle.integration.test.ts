@@ -151,6 +151,7 @@ describe('lifecycle handlers: given streams, when a command, then new events', (
               endDate: '2026-01-01',
               invoiceUsageNow: false,
               removals: [{ invoiceId: 'inv_renewal', action: 'delete' }],
+              nextPeriodCredits: [],
             },
           },
         ],
@@ -169,7 +170,7 @@ describe('lifecycle handlers: given streams, when a command, then new events', (
       .when((deps) => restoreSubscription(deps, specCaller, context, 'sub_1'))
       .then({
         [subscriptionStream('sub_1')]: [
-          { type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId, from: 'ended', status: 'active', renewalInvoiceId: invoiceId, replacesInvoiceId: 'inv_renewal' } },
+          { type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId, from: 'ended', status: 'active', renewalInvoiceId: invoiceId, replacesInvoiceId: 'inv_renewal', nextPeriodInvoice: null } },
         ],
         [invoiceStream(invoiceId)]: [
           { type: 'InvoiceRaised', data: { ...renewalInvoice, invoiceId, invoiceDate: '2026-01-02T09:00:00.000Z', dueDate: '2026-01-16T09:00:00.000Z' } },

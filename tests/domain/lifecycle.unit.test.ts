@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import type { PlanDefinition, Tier } from '../../domain/catalogue/types';
+import { nextPeriodCreditNote } from '../../domain/credit-note/next-period-credit-note';
 import { unitChangeCreditNote } from '../../domain/credit-note/unit-change-credit-note';
+import { reBilledNextPeriodInvoice } from '../../domain/invoice/next-period-invoice';
 import { unitChangeInvoice } from '../../domain/invoice/unit-change-invoice';
 import type { OpenOrganisation } from '../../domain/organisation/decider';
 import { addDays, daysBetween } from '../../domain/pricing/calendar';
@@ -101,7 +103,7 @@ describe('ChangeUnits: every rule, in the order of the API document’s unit cha
     spec([subscribed()]).when(change({}, { organisation: organisation({ setupMode: true }) })).thenRefuses('setup_mode_on');
     const ended: SubscriptionEvent = {
       type: 'SubscriptionEnded',
-      data: { subscriptionId: 'sub_1', operationId: 'op_end', endedAt: '2026-03-05T00:00:00.000Z', endDate: '2026-03-05', invoiceUsageNow: false, removals: [] },
+      data: { subscriptionId: 'sub_1', operationId: 'op_end', endedAt: '2026-03-05T00:00:00.000Z', endDate: '2026-03-05', invoiceUsageNow: false, removals: [], nextPeriodCredits: [] },
     };
     spec([subscribed(), ended]).when(change()).thenRefuses('subscription_not_changeable');
     // The document's order: a units error comes before the state of the subscription.
@@ -286,6 +288,7 @@ describe('EndSubscription', () => {
     today: '2026-03-10',
     organisation: organisation(),
     invoices: [],
+    nextPeriodCreditNoteIds: {},
     request: { when: 'now', deleteUnsentInvoices: false, voidApprovedInvoices: false, invoiceUsageNow: false, ...request },
     ...more,
   });
@@ -296,7 +299,7 @@ describe('EndSubscription', () => {
   });
 
   it('at period end: cancel_at_period_end with the renewal date as end date; a second one is invalid_state', () => {
-    const scheduled: SubscriptionEvent = { type: 'SubscriptionEndScheduled', data: { subscriptionId: 'sub_1', operationId: 'op_end', endDate: '2026-04-01', removals: [] } };
+    const scheduled: SubscriptionEvent = { type: 'SubscriptionEndScheduled', data: { subscriptionId: 'sub_1', operationId: 'op_end', endDate: '2026-04-01', removals: [], nextPeriodCredits: [] } };
     spec([subscribed()]).when(end({ when: 'period_end' })).then([scheduled]);
     spec([subscribed(), scheduled]).when(end({ when: 'period_end' }, { operationId: 'op_again' })).thenRefuses('invalid_state');
   });
@@ -304,7 +307,7 @@ describe('EndSubscription', () => {
   it('now: ended today, recording invoice_usage_now; ending again is invalid_state; a retry of the same end decides nothing', () => {
     const ended: SubscriptionEvent = {
       type: 'SubscriptionEnded',
-      data: { subscriptionId: 'sub_1', operationId: 'op_end', endedAt: '2026-03-10T09:00:00.000Z', endDate: '2026-03-10', invoiceUsageNow: true, removals: [] },
+      data: { subscriptionId: 'sub_1', operationId: 'op_end', endedAt: '2026-03-10T09:00:00.000Z', endDate: '2026-03-10', invoiceUsageNow: true, removals: [], nextPeriodCredits: [] },
     };
     spec([subscribed()]).when(end({ invoiceUsageNow: true })).then([ended]);
     spec([subscribed(), ended]).when(end({}, { operationId: 'op_2' })).thenRefuses('invalid_state');
@@ -345,7 +348,7 @@ describe('EndSubscription', () => {
 describe('RestoreSubscription', () => {
   const endedNow: SubscriptionEvent = {
     type: 'SubscriptionEnded',
-    data: { subscriptionId: 'sub_1', operationId: 'op_end', endedAt: '2026-03-10T09:00:00.000Z', endDate: '2026-03-10', invoiceUsageNow: false, removals: [] },
+    data: { subscriptionId: 'sub_1', operationId: 'op_end', endedAt: '2026-03-10T09:00:00.000Z', endDate: '2026-03-10', invoiceUsageNow: false, removals: [], nextPeriodCredits: [] },
   };
   const restore = (more: Partial<RestoreSubscription> = {}): RestoreSubscription => ({
     type: 'RestoreSubscription',
@@ -356,13 +359,14 @@ describe('RestoreSubscription', () => {
     customerStatus: 'active',
     planStatus: 'active',
     reRaisedInvoiceId: 'inv_again',
+    nextPeriodInvoiceId: 'inv_next',
     ...more,
   });
 
   it('returns an ended subscription to active before its renewal date (plan active or legacy)', () => {
     const restored: SubscriptionEvent = {
       type: 'SubscriptionRestored',
-      data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'ended', status: 'active', renewalInvoiceId: null, replacesInvoiceId: null },
+      data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'ended', status: 'active', renewalInvoiceId: null, replacesInvoiceId: null, nextPeriodInvoice: null },
     };
     spec([subscribed(), endedNow]).when(restore()).then([restored]);
     spec([subscribed(), endedNow]).when(restore({ planStatus: 'legacy' })).then([restored]);
@@ -378,24 +382,24 @@ describe('RestoreSubscription', () => {
   });
 
   it('restores one set to end at period end; refuses one that is neither ended nor set to end', () => {
-    const scheduled: SubscriptionEvent = { type: 'SubscriptionEndScheduled', data: { subscriptionId: 'sub_1', operationId: 'op_end', endDate: '2026-04-01', removals: [] } };
+    const scheduled: SubscriptionEvent = { type: 'SubscriptionEndScheduled', data: { subscriptionId: 'sub_1', operationId: 'op_end', endDate: '2026-04-01', removals: [], nextPeriodCredits: [] } };
     spec([subscribed(), scheduled])
       .when(restore())
-      .then([{ type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'cancel_at_period_end', status: 'active', renewalInvoiceId: null, replacesInvoiceId: null } }]);
+      .then([{ type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'cancel_at_period_end', status: 'active', renewalInvoiceId: null, replacesInvoiceId: null, nextPeriodInvoice: null } }]);
     spec([subscribed()]).when(restore()).thenRefuses('invalid_state');
   });
 
   it('a pending subscription returns to pending before its start date', () => {
     spec([subscribed({ status: 'pending', startDate: '2026-04-01', currentPeriodStart: '2026-04-01', renewalDate: '2026-05-01' }), endedNow])
       .when(restore())
-      .then([{ type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'ended', status: 'pending', renewalInvoiceId: null, replacesInvoiceId: null } }]);
+      .then([{ type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'ended', status: 'pending', renewalInvoiceId: null, replacesInvoiceId: null, nextPeriodInvoice: null } }]);
   });
 
   it('raises again a renewal invoice that ending removed', () => {
     const endedRemoving: SubscriptionEvent = { ...endedNow, data: { ...endedNow.data, removals: [{ invoiceId: 'inv_renewal', action: 'delete' }] } };
     spec([subscribed(), renewalRaised, endedRemoving])
       .when(restore())
-      .then([{ type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'ended', status: 'active', renewalInvoiceId: 'inv_again', replacesInvoiceId: 'inv_renewal' } }]);
+      .then([{ type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'ended', status: 'active', renewalInvoiceId: 'inv_again', replacesInvoiceId: 'inv_renewal', nextPeriodInvoice: null } }]);
   });
 });
 
@@ -530,6 +534,129 @@ describe('document: separate once the renewal invoice exists: the next period’
     const renewed: SubscriptionEvent = { type: 'SubscriptionRenewed', data: { subscriptionId: 'sub_1', periodStart: '2026-04-01', renewalDate: '2026-05-01' } };
     const state = [subscribed(), raisedAt5, recorded(data), renewed].reduce(subscriptionDecider.evolve, subscriptionDecider.initialState());
     expect(state.status !== 'none' && state.life.renewalAdjustments).toEqual([]);
+  });
+});
+
+describe('ending after separate increases: the next period’s lines are credited, and a restore bills them again', () => {
+  // The period 2026-03-01 – 2026-04-01; the renewal invoice for 2026-04-01 – 2026-05-01 raised at 5 seats (50.0000).
+  const raisedAt5: SubscriptionEvent = {
+    type: 'SubscriptionRenewalInvoiceRaised',
+    data: { subscriptionId: 'sub_1', invoiceId: 'inv_renewal', periodStart: '2026-04-01', periodEnd: '2026-05-01', units: 5, adjustments: [] },
+  };
+  const increase = (given: SubscriptionEvent[], units: number, changeId: string): SubscriptionEvent => {
+    const command = change({ units, document: 'separate', prorate: true, effectiveDate: '2026-03-22' }, { changeId, invoiceId: `inv_${changeId}`, creditNoteId: `cn_${changeId}` });
+    return { type: 'SubscriptionUnitsChanged', data: decided(given, command) };
+  };
+  // 5 → 8 from 22 Mar: 9.6774 for this period and 30.0000 for the next, on inv_up.
+  const up = increase([subscribed(), raisedAt5], 8, 'up');
+  const end = (request: Partial<EndSubscription['request']> = {}, more: Partial<EndSubscription> = {}): EndSubscription => ({
+    type: 'EndSubscription',
+    operationId: 'op_end',
+    now: '2026-03-25T09:00:00.000Z',
+    today: '2026-03-25',
+    organisation: organisation(),
+    invoices: [{ invoiceId: 'inv_renewal', status: 'draft', sent: false, settled: false }],
+    nextPeriodCreditNoteIds: { inv_up: 'cn_end_up', inv_more: 'cn_end_more', inv_next: 'cn_end_next' },
+    request: { when: 'now', deleteUnsentInvoices: false, voidApprovedInvoices: false, invoiceUsageNow: false, ...request },
+    ...more,
+  });
+  const restore: RestoreSubscription = {
+    type: 'RestoreSubscription',
+    operationId: 'op_restore',
+    organisationId: 'org_1',
+    resetGeneration: 0,
+    today: '2026-03-26',
+    customerStatus: 'active',
+    planStatus: 'active',
+    reRaisedInvoiceId: 'inv_again',
+    nextPeriodInvoiceId: 'inv_next',
+  };
+  const decide = (given: SubscriptionEvent[], command: EndSubscription | RestoreSubscription) => {
+    const [event] = subscriptionDecider.decide(command, given.reduce(subscriptionDecider.evolve, subscriptionDecider.initialState()));
+    if (!event) throw new Error('nothing decided');
+    return event;
+  };
+  const invoiceOf = (created: SubscriptionEvent, event: SubscriptionEvent) => {
+    if (created.type !== 'SubscriptionCreated' || event.type !== 'SubscriptionUnitsChanged') throw new Error('not a change');
+    return unitChangeInvoice({ subscription: created.data, change: event.data, lineIds: (i) => `line_${i}`, paymentTermsDays: 14 });
+  };
+  const subscription = (created: SubscriptionEvent) => {
+    if (created.type !== 'SubscriptionCreated') throw new Error('not a creation');
+    return created.data;
+  };
+
+  it('ending now removes the renewal invoice and credits the separate invoice’s next-period line only: 30.0000, allocated to it', () => {
+    const ended = decide([subscribed(), raisedAt5, up], end());
+    expect(ended.data).toMatchObject({ removals: [{ invoiceId: 'inv_renewal', action: 'delete' }], nextPeriodCredits: [{ invoiceId: 'inv_up', creditNoteId: 'cn_end_up' }] });
+    const note = nextPeriodCreditNote({ subscription: subscription(subscribed()), invoice: invoiceOf(subscribed(), up), creditNoteId: 'cn_end_up', lineIds: (i) => `cl_${i}`, now: '2026-03-25T09:00:00.000Z' });
+    // The 9.6774 for 22 Mar – 1 Apr stays billed: ending does not credit the current period.
+    expect(note).toMatchObject({ invoiceId: 'inv_up', subtotal: '30.0000', creditNoteDate: '2026-03-25T09:00:00.000Z' });
+    expect(note.lines).toEqual([
+      { lineId: 'cl_0', name: 'Seats', description: 'Subscription ended: 5 → 8 units for the period 2026-04-01 to 2026-05-01', amount: '30.0000', effectiveDate: '2026-03-31T23:00:00.000Z' },
+    ]);
+  });
+
+  it('credits net of the discount the line was billed with: 10 % off 30.0000 is 27.0000', () => {
+    const created = subscribed({ discountPercent: '10.00' });
+    const discounted = increase([created, raisedAt5], 8, 'up');
+    const note = nextPeriodCreditNote({ subscription: subscription(created), invoice: invoiceOf(created, discounted), creditNoteId: 'cn_end_up', lineIds: (i) => `cl_${i}`, now: '2026-03-25T09:00:00.000Z' });
+    expect(note.subtotal).toBe('27.0000');
+  });
+
+  it('at period end too, each separate invoice by a credit note of its own (two increases: 30.0000 and 20.0000)', () => {
+    const more = increase([subscribed(), raisedAt5, up], 10, 'more');
+    expect(decide([subscribed(), raisedAt5, up, more], end({ when: 'period_end' })).data).toMatchObject({
+      nextPeriodCredits: [
+        { invoiceId: 'inv_up', creditNoteId: 'cn_end_up' },
+        { invoiceId: 'inv_more', creditNoteId: 'cn_end_more' },
+      ],
+    });
+  });
+
+  it('credits nothing of an invoice the end removes (void_approved_invoices), nor before the renewal invoice exists', () => {
+    const invoices: InvoiceFacts[] = [
+      { invoiceId: 'inv_renewal', status: 'approved', sent: false, settled: false },
+      { invoiceId: 'inv_up', status: 'approved', sent: true, settled: false },
+    ];
+    expect(decide([subscribed(), raisedAt5, up], end({ voidApprovedInvoices: true }, { invoices })).data).toMatchObject({
+      removals: [{ invoiceId: 'inv_renewal', action: 'void' }, { invoiceId: 'inv_up', action: 'void' }],
+      nextPeriodCredits: [],
+    });
+    expect(decide([subscribed()], end()).data).toMatchObject({ removals: [], nextPeriodCredits: [] });
+  });
+
+  it('refuses to end while a separate decrease’s credit note reduces the renewal invoice, allocated or not (a draft takes no credit yet)', () => {
+    // 8 → 6: the next period 60 − 80 = −20.0000 against the renewal invoice, on cn_down.
+    const down = { type: 'SubscriptionUnitsChanged', data: decided([subscribed(), raisedAt5, up], change({ units: 6, document: 'separate', prorate: true, effectiveDate: '2026-03-23' }, { changeId: 'down', creditNoteId: 'cn_down' })) } as const;
+    expect(down.data).toMatchObject({ creditNoteId: 'cn_down', creditedInvoiceId: 'inv_renewal' });
+    spec([subscribed(), raisedAt5, up, down]).when(end()).thenRefuses('invalid_state');
+    spec([subscribed(), raisedAt5, up, down]).when(end({ when: 'period_end' })).thenRefuses('invalid_state');
+  });
+
+  it('a restore bills the credited lines again on one invoice; ending again credits that invoice', () => {
+    const ended = decide([subscribed(), raisedAt5, up], end());
+    const restored = decide([subscribed(), raisedAt5, up, ended], restore);
+    expect(restored.data).toMatchObject({
+      renewalInvoiceId: 'inv_again',
+      replacesInvoiceId: 'inv_renewal',
+      nextPeriodInvoice: { invoiceId: 'inv_next', rebills: [{ invoiceId: 'inv_up', creditNoteId: 'cn_end_up' }] },
+    });
+    const rebilled = reBilledNextPeriodInvoice({ subscription: subscription(subscribed()), credited: [invoiceOf(subscribed(), up)], invoiceId: 'inv_next', lineIds: (i) => `nl_${i}`, now: '2026-03-26T09:00:00.000Z', paymentTermsDays: 14 });
+    expect(rebilled.lines.map((l) => [l.lineId, l.revenueType, l.units, l.amount, l.effectiveDate, l.description])).toEqual([
+      ['nl_0', 'expansion', 8, '30.0000', '2026-03-31T23:00:00.000Z', '5 → 8 units for the period 2026-04-01 to 2026-05-01'],
+    ]);
+    expect(rebilled).toMatchObject({ invoiceId: 'inv_next', subtotal: '30.0000', invoiceDate: '2026-03-26T09:00:00.000Z' });
+    // Ending again: the re-raised renewal invoice is removed and the re-billing credited in turn.
+    const again = decide([subscribed(), raisedAt5, up, ended, restored], end({}, { operationId: 'op_end_2', invoices: [{ invoiceId: 'inv_again', status: 'draft', sent: false, settled: false }] }));
+    expect(again.data).toMatchObject({ removals: [{ invoiceId: 'inv_again', action: 'delete' }], nextPeriodCredits: [{ invoiceId: 'inv_next', creditNoteId: 'cn_end_next' }] });
+  });
+
+  it('an end recorded before next-period credits existed leaves those lines billing: its restore bills nothing again', () => {
+    const legacy: SubscriptionEvent = {
+      type: 'SubscriptionEnded',
+      data: { subscriptionId: 'sub_1', operationId: 'op_end', endedAt: '2026-03-25T09:00:00.000Z', endDate: '2026-03-25', invoiceUsageNow: false, removals: [{ invoiceId: 'inv_renewal', action: 'delete' }] },
+    };
+    expect(decide([subscribed(), raisedAt5, up, legacy], restore).data).toMatchObject({ renewalInvoiceId: 'inv_again', nextPeriodInvoice: null });
   });
 });
 

@@ -54,6 +54,8 @@ describe('group commit on the embedded SQLite connection', () => {
       stores.events.append('s2', [event('Other')], 'no_stream'),
       stores.idempotency.begin('key_1', 'k1', 'fp', Date.now()),
       stores.readModels.commit([{ op: 'put', collection: 'things', doc: { id: 'doc_1', name: 'one' } }]),
+      // The same key again in the same turn: the first lock, not yet committed, already holds it.
+      stores.idempotency.begin('key_1', 'k1', 'fp', Date.now()),
     ];
     // One transaction holds them all, not yet committed: another connection sees none of them.
     expect(db.inTransaction).toBe(true);
@@ -61,8 +63,9 @@ describe('group commit on the embedded SQLite connection', () => {
     expect(committed.idempotencyKeys()).toEqual([]);
 
     const settled = await Promise.allSettled(writes);
-    expect(settled.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect(settled.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
     expect((settled[1] as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevision);
+    expect(settled.slice(3).map((result) => (result as PromiseFulfilledResult<{ kind?: string }>).value?.kind)).toEqual(['started', undefined, 'in_progress']);
     // Once the promises settle, the others are committed; the conflicting one left nothing behind.
     expect(db.inTransaction).toBe(false);
     expect(committed.events('s1')).toEqual(['First']);

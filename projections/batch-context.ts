@@ -12,12 +12,35 @@ type Erasure = Readonly<{ field: string; eq: string }>;
  * a store that indexes them without parsing the text.
  */
 type Put = Readonly<{ json: string; fields?: Record<string, unknown> }>;
+/** A document of a `putEach`: the fields it shares with the others of that call (the same object for all). */
+type Each = Readonly<{ each: Readonly<Record<string, unknown>> }>;
+
+const fieldOf = (put: Put | Each, field: string): unknown => {
+  if ('each' in put) return put.each[field];
+  return put.fields && field in put.fields ? put.fields[field] : (JSON.parse(put.json) as Doc)[field];
+};
+
+/** A collection's pending writes; the documents of one `putEach` still pending (not replaced since) go in one write. */
+const collectionWrites = (collection: string, docs: ReadonlyMap<string, Put | Each | null>): Write[] => {
+  const writes: Write[] = [];
+  const each = new Map<Each, string[]>();
+  for (const [id, put] of docs) {
+    if (put === null) writes.push({ op: 'delete', collection, id });
+    else if ('each' in put) {
+      const ids = each.get(put);
+      if (ids) ids.push(id);
+      else each.set(put, [id]);
+    } else writes.push({ op: 'put_json', collection, id, ...put });
+  }
+  for (const [put, ids] of each) writes.push({ op: 'put_each', collection, ids, doc: put.each });
+  return writes;
+};
 
 export const batchContext = (
   readStore: ReadStore,
   indexed: ReadonlyMap<string, readonly string[]> = new Map(),
 ): ProjectionContext & { writes(): Write[] } => {
-  const pending = new Map<string, Map<string, Put | null>>();
+  const pending = new Map<string, Map<string, Put | Each | null>>();
   // Deletions by field, per collection: committed before the writes by id, so a document the batch
   // wrote before the deletion is deleted with it (its pending write becomes a delete), and one written
   // after it stays.
@@ -36,7 +59,8 @@ export const batchContext = (
       const docs = of(collection);
       if (docs.has(id)) {
         const put = docs.get(id);
-        return put ? (JSON.parse(put.json) as T) : null;
+        if (!put) return null;
+        return ('each' in put ? { id, ...structuredClone(put.each) } : JSON.parse(put.json)) as T;
       }
       const stored = await readStore.get<T>(collection, id);
       return stored && erased(collection, stored) ? null : stored;
@@ -45,20 +69,24 @@ export const batchContext = (
       const fields = indexed.get(collection);
       of(collection).set(doc.id, { json: JSON.stringify(doc), ...(fields && { fields: Object.fromEntries(fields.map((field) => [field, valueAt(doc, field)])) }) });
     },
+    putEach: (collection, ids, doc) => {
+      // Copied once for all the ids (a later change to `doc` is not written), not serialized per document: the store writes them in one statement.
+      const shared: Each = { each: structuredClone(doc) };
+      const docs = of(collection);
+      for (const id of ids) docs.set(id, shared);
+    },
     delete: (collection, id) => {
       of(collection).set(id, null);
     },
     deleteWhere: (collection, field, eq) => {
       erasures.set(collection, [...(erasures.get(collection) ?? []), { field, eq }]);
       for (const [id, put] of of(collection)) {
-        if (put !== null && (put.fields && field in put.fields ? put.fields[field] : (JSON.parse(put.json) as Doc)[field]) === eq) of(collection).set(id, null);
+        if (put !== null && fieldOf(put, field) === eq) of(collection).set(id, null);
       }
     },
     writes: () => [
       ...[...erasures].flatMap(([collection, list]) => list.map(({ field, eq }): Write => ({ op: 'deleteWhere', collection, field, eq }))),
-      ...[...pending].flatMap(([collection, docs]) =>
-        [...docs].map(([id, put]): Write => (put === null ? { op: 'delete', collection, id } : { op: 'put_json', collection, id, ...put })),
-      ),
+      ...[...pending].flatMap(([collection, docs]) => collectionWrites(collection, docs)),
     ],
   };
 };

@@ -23,9 +23,9 @@ export const readModelLookups = (readStore: ReadStore) => {
       return owner?.id ?? null;
     },
     usageEventSubscriptions: async (organisationId: string, eventIds: readonly string[]) => {
-      const eventIdOf = new Map(eventIds.map((eventId) => [usageEventIdKey(organisationId, eventId), eventId]));
-      const docs = await readStore.getMany<UsageEventIdDoc>(USAGE_EVENT_IDS, [...eventIdOf.keys()]);
-      return new Map(docs.map((doc) => [eventIdOf.get(doc.id)!, doc.subscription] as const));
+      const docs = await readStore.getMany<UsageEventIdDoc>(USAGE_EVENT_IDS, eventIds.map((eventId) => usageEventIdKey(organisationId, eventId)));
+      // The key is the organisation, ':' and the event id.
+      return new Map(docs.map((doc) => [doc.id.slice(organisationId.length + 1), doc.subscription] as const));
     },
     webhookEndpointCount: (organisationId: string) => readStore.count(WEBHOOK_ENDPOINTS, [ofOrganisation(organisationId)]),
     copyable: async (organisationId: string) => {

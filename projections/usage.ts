@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatQuantity, quantityOf } from '../domain/pricing/quantity';
+import { groupQuantity } from '../domain/usage/decider';
 import type { UsageRecorded } from '../domain/usage/events';
 import type { Projection } from './projection';
 
@@ -43,9 +44,11 @@ export const usageProjection: Projection = {
     const { subscriptionId, organisationId } = data;
     // One group per meter and period: its total is one document, read and written once.
     for (const group of data.groups) {
-      for (const usage of group.events) {
-        context.put(USAGE_EVENT_IDS, { id: usageEventIdKey(organisationId, usage.eventId), subscription: subscriptionId, _organisation: organisationId });
-      }
+      context.putEach(
+        USAGE_EVENT_IDS,
+        group.events.map((usage) => usageEventIdKey(organisationId, usage.eventId)),
+        { subscription: subscriptionId, _organisation: organisationId },
+      );
       const id = usagePeriodId(subscriptionId, group.meterId, group.periodStart);
       const current = (await context.get<UsagePeriodDoc>(USAGE_PERIODS, id)) ?? {
         id,
@@ -58,7 +61,7 @@ export const usageProjection: Projection = {
         events: 0,
         _organisation: organisationId,
       };
-      const added = group.events.reduce((sum, usage) => sum + quantityOf(usage.quantity)!, 0n);
+      const added = groupQuantity(group.events);
       context.put(USAGE_PERIODS, { ...current, quantity: formatQuantity(quantityOf(current.quantity)! + added), events: current.events + group.events.length });
     }
   },

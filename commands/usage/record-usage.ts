@@ -1,5 +1,5 @@
 import { decideUsage } from '../../domain/usage/decider';
-import { type SentUsage, type UsageOutcome, usageSubscriptionOf } from '../../domain/usage/rules';
+import { type SentUsage, type UsageCalendar, usageCalendar, usageCalendarKey, type UsageOutcome, type UsageSubscription, usageSubscriptionOf } from '../../domain/usage/rules';
 import type { CommandDeps } from '../deps';
 import type { Lookups } from '../lookups';
 import { type Caller, eventMetadata, type OrganisationRef } from '../metadata';
@@ -12,6 +12,24 @@ import { decideOnUsageStream } from './usage-states';
 export type UsageRequestEvent = SentUsage & Readonly<{ subscription: string }>;
 
 export type RecordedBatch = Readonly<{ outcomes: UsageOutcome[]; position: bigint }>;
+
+/** Calendars kept per subscription; the least recently used is dropped past this. */
+const KEPT_CALENDARS = 1000;
+const calendars = new Map<string, Readonly<{ key: string; calendar: UsageCalendar }>>();
+
+/**
+ * The subscription's usage calendar, kept between batches while the facts it is computed from stay
+ * the same (a batch's dates are mostly the last batch's, and computing one is Intl and period maths).
+ */
+const calendarOf = (subscription: UsageSubscription, billedThrough: string | null): UsageCalendar => {
+  const key = usageCalendarKey(subscription, billedThrough);
+  const kept = calendars.get(subscription.subscriptionId);
+  calendars.delete(subscription.subscriptionId);
+  const calendar = kept?.key === key ? kept.calendar : usageCalendar(subscription, billedThrough);
+  calendars.set(subscription.subscriptionId, { key, calendar });
+  if (calendars.size > KEPT_CALENDARS) calendars.delete(calendars.keys().next().value!);
+  return calendar;
+};
 
 /** The request's events grouped by the subscription they name, in the order each subscription first appears. */
 const bySubscription = (events: readonly UsageRequestEvent[]): Map<string, number[]> => {
@@ -54,7 +72,8 @@ export const recordUsage = async (
       deps.store,
       subscriptionId,
       (state) => {
-        const decision = decideUsage({ type: 'RecordUsage', organisationId: organisation.id, subscriptionId, subscription, now, events: sent, storedElsewhere }, state);
+        const calendar = subscription === null ? undefined : calendarOf(subscription, state.billedThrough);
+        const decision = decideUsage({ type: 'RecordUsage', organisationId: organisation.id, subscriptionId, subscription, now, events: sent, storedElsewhere, calendar }, state);
         return { events: decision.events, result: decision.outcomes };
       },
       metadata,

@@ -3,7 +3,7 @@ import type { Decider } from '../shared/decider';
 import { type Quantity, quantityOf } from '../pricing/quantity';
 import { type BillUsagePeriod, decideUsageBill } from './billing';
 import { type RecordedUsage, sentTimestamp, type UsageEvent, type UsagePeriodBilledData, usageRecordedData } from './events';
-import { checkNewUsage, rejected, type SentUsage, sentDetails, storedDetails, type UsageOutcome, type UsageSubscription, usageCalendar, usageDetails } from './rules';
+import { checkNewUsage, rejected, type SentUsage, sentDetails, storedDetails, type UsageOutcome, type UsageCalendar, type UsageSubscription, usageCalendar, usageDetails } from './rules';
 
 /** What one meter reported in one period so far: the exact total and the number of events. */
 export type PeriodTotal = { quantity: Quantity; events: number };
@@ -38,11 +38,16 @@ export type RecordUsage = Readonly<{
   events: readonly SentUsage[];
   /** Ids of these events the organisation already stored on another subscription (an eventually consistent lookup). */
   storedElsewhere: ReadonlySet<string>;
+  /** The subscription's calendar kept from earlier batches; made here when absent. Its key must be the subscription's and the state's `billedThrough`. */
+  calendar?: UsageCalendar;
 }>;
 
 export type UsageCommand = RecordUsage | BillUsagePeriod;
 
 export type UsageDecision = Readonly<{ outcomes: UsageOutcome[]; events: UsageEvent[] }>;
+
+const CREATED: UsageOutcome = { status: 'created' };
+const DUPLICATE: UsageOutcome = { status: 'duplicate' };
 
 /**
  * One outcome per event, in order, and the one event storing the accepted ones. An id already
@@ -51,16 +56,16 @@ export type UsageDecision = Readonly<{ outcomes: UsageOutcome[]; events: UsageEv
  */
 export const decideUsage = (command: RecordUsage, state: UsageState): UsageDecision => {
   const accepted = new Map<string, RecordedUsage>();
-  const calendar = command.subscription && usageCalendar(command.subscription, state.billedThrough);
+  const calendar = command.subscription && (command.calendar ?? usageCalendar(command.subscription, state.billedThrough));
   const outcomes = command.events.map((event): UsageOutcome => {
     const stored = accepted.get(event.eventId);
     const known = state.seen.get(event.eventId) ?? (stored ? storedDetails(stored) : undefined);
-    if (known !== undefined) return known === sentDetails(event) ? { status: 'duplicate' } : rejected('event_id_conflict');
+    if (known !== undefined) return known === sentDetails(event) ? DUPLICATE : rejected('event_id_conflict');
     if (command.storedElsewhere.has(event.eventId)) return rejected('event_id_conflict');
     const checked = checkNewUsage(command.subscription, state.billedThrough, event, command.now, calendar);
     if (typeof checked === 'string') return rejected(checked);
     accepted.set(event.eventId, checked);
-    return { status: 'created' };
+    return CREATED;
   });
   const events: UsageEvent[] =
     accepted.size === 0
@@ -79,17 +84,28 @@ const addToTotal = (state: UsageState, periodStart: string, meterId: string, qua
   } else meters.set(meterId, { quantity, events });
 };
 
+/** The exact sum of a group's quantities (stored texts; a batch's events mostly repeat the last one's, parsed once). */
+export const groupQuantity = (events: readonly Readonly<{ quantity: string }>[]): Quantity => {
+  let sum = 0n;
+  let lastText: string | undefined;
+  let last = 0n;
+  for (const { quantity } of events) {
+    if (quantity !== lastText) {
+      lastText = quantity;
+      last = quantityOf(quantity)!;
+    }
+    sum += last;
+  }
+  return sum;
+};
+
 const evolve = (state: UsageState, event: UsageEvent): UsageState => {
   switch (event.type) {
     case 'UsageRecorded':
       // Read as stored, a group (one meter, one period) at a time: this folds every batch a subscription ever sent.
       for (const group of event.data.groups) {
-        let quantity = 0n;
-        for (const usage of group.events) {
-          state.seen.set(usage.eventId, usageDetails(group.meterCode, usage.quantity, sentTimestamp(usage) ?? ''));
-          quantity += quantityOf(usage.quantity)!;
-        }
-        addToTotal(state, group.periodStart, group.meterId, quantity, group.events.length);
+        addToTotal(state, group.periodStart, group.meterId, groupQuantity(group.events), group.events.length);
+        for (const usage of group.events) state.seen.set(usage.eventId, usageDetails(group.meterCode, usage.quantity, sentTimestamp(usage) ?? ''));
       }
       return state;
     case 'UsagePeriodBilled':

@@ -67,7 +67,7 @@ export type UsageRecordedData = z.infer<typeof recorded>;
 export const usageRecordedData = (subscriptionId: string, organisationId: string, countedAt: string, events: readonly RecordedUsage[]): UsageRecordedData => {
   const groups = new Map<string, z.infer<typeof recordedGroup>>();
   for (const usage of events) {
-    const key = [usage.meterId, usage.meterCode, usage.periodStart, usage.periodEnd].join('\u0000');
+    const key = `${usage.meterId}\u0000${usage.meterCode}\u0000${usage.periodStart}\u0000${usage.periodEnd}`;
     let group = groups.get(key);
     if (!group) groups.set(key, (group = { meterId: usage.meterId, meterCode: usage.meterCode, periodStart: usage.periodStart, periodEnd: usage.periodEnd, events: [] }));
     const { eventId, quantity, timestamp } = usage;

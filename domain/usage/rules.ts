@@ -79,8 +79,8 @@ export const usageDetails = (meterCode: string, quantity: string, sentTimestamp:
 export const storedDetails = (event: RecordedUsage): string => usageDetails(event.meterCode, event.quantity, event.timestampSent ? event.timestamp : '');
 
 /**
- * The local date and billing period of a subscription's instants, remembered for one decision: a
- * batch's events mostly share a day, and the calendar maths is most of a decision's cost. Offsets
+ * The local date and billing period of a subscription's instants, remembered: a batch's events
+ * mostly share a day (and the next batch's too), and the calendar maths is most of a decision's cost. Offsets
  * are whole quarter hours, so instants in one UTC quarter hour share their local date.
  * `outOfPeriod(date)`: the date is before the start, after the last usage day, or in a usage period
  * already billed (through `billedThrough`, the state's).
@@ -91,14 +91,24 @@ export type UsageCalendar = Readonly<{
   outOfPeriod(date: string): boolean;
 }>;
 
+/** Past this many keys a remembered function forgets what it knew (a calendar kept for a subscription's lifetime stays small). */
+const REMEMBERED_KEYS = 4096;
+
 const remembered = <V>(compute: (key: string) => V): ((key: string) => V) => {
   const known = new Map<string, V>();
   return (key) => {
     let value = known.get(key);
-    if (value === undefined) known.set(key, (value = compute(key)));
+    if (value === undefined) {
+      if (known.size >= REMEMBERED_KEYS) known.clear();
+      known.set(key, (value = compute(key)));
+    }
     return value;
   };
 };
+
+/** What a usage calendar is computed from: two calendars with the same key answer alike. */
+export const usageCalendarKey = (subscription: UsageSubscription, billedThrough: string | null): string =>
+  [subscription.startDate, subscription.interval.unit, subscription.interval.count, subscription.timezone, subscription.lastUsageDate, billedThrough].join('|');
 
 export const usageCalendar = (subscription: UsageSubscription, billedThrough: string | null = null): UsageCalendar => {
   const quarterHour = (instant: string) => `${instant.slice(0, 14)}${String(Math.floor(Number(instant.slice(14, 16)) / 15))}`;

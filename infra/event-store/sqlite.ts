@@ -15,16 +15,30 @@ import {
 type Row = [globalPosition: number, streamId: string, streamPosition: number, eventId: string, type: string, version: number, data: string, metadata: string];
 const COLUMNS = 'global_position, stream_id, stream_position, event_id, type, version, data, metadata';
 
-const toStored = ([globalPosition, streamId, revision, id, type, version, data, metadata]: Row): StoredEvent => ({
-  id,
-  streamId,
-  revision,
-  position: BigInt(globalPosition),
-  type,
-  version,
-  data: JSON.parse(data) as unknown,
-  metadata: JSON.parse(metadata) as StoredEvent['metadata'],
-});
+/**
+ * `data` is parsed when first read: a log follower reads every event and skips those it does not
+ * handle (both worker outboxes skip a usage batch's, about 5 KB of JSON each).
+ */
+const toStored = ([globalPosition, streamId, revision, id, type, version, data, metadata]: Row): StoredEvent => {
+  let text: string | null = data;
+  let parsed: unknown;
+  return {
+    id,
+    streamId,
+    revision,
+    position: BigInt(globalPosition),
+    type,
+    version,
+    get data() {
+      if (text !== null) {
+        parsed = JSON.parse(text) as unknown;
+        text = null;
+      }
+      return parsed;
+    },
+    metadata: JSON.parse(metadata) as StoredEvent['metadata'],
+  };
+};
 
 /** A fold's columns, read as arrays (no row object, no metadata): about a third of a `SELECT *` of a long stream. */
 type FoldRow = [globalPosition: number, streamPosition: number, type: string, version: number, data: string];

@@ -49,7 +49,9 @@ const toRuns = (writes: readonly Write[]): Run[] => {
     }
     if (write.op === 'delete') run.operations.push({ deleteOne: { filter: { _id: write.id } } });
     else if (write.op === 'deleteWhere') run.operations.push({ deleteMany: { filter: toFilter([{ field: write.field, eq: write.eq }]) } });
-    else {
+    else if (write.op === 'put_each') {
+      for (const id of write.ids) run.operations.push({ replaceOne: { filter: { _id: id }, replacement: toStored({ id, ...write.doc }), upsert: true } });
+    } else {
       const doc = write.op === 'put' ? write.doc : (JSON.parse(write.json) as Doc);
       run.operations.push({ replaceOne: { filter: { _id: doc.id }, replacement: toStored(doc), upsert: true } });
     }

@@ -34,6 +34,11 @@ export type Write =
    * store may index without parsing `json`.
    */
   | { op: 'put_json'; collection: string; id: string; json: string; fields?: Readonly<Record<string, unknown>> }
+  /**
+   * Many small documents that differ only in their id: `{ id, ...doc }` for each of `ids` (the usage
+   * event ids, a hundred a batch), written as one statement where the store allows. `doc` holds no `id`.
+   */
+  | { op: 'put_each'; collection: string; ids: readonly string[]; doc: Readonly<Record<string, unknown>> }
   | { op: 'delete'; collection: string; id: string }
   /** Every document of the collection with `field` equal to `eq` (what one organisation holds, say). */
   | { op: 'deleteWhere'; collection: string; field: string; eq: string };

@@ -247,8 +247,30 @@ export class SqliteReadStore implements ReadStore {
       const value = (field: string) => (field in given ? given[field] : valueAt((parsed ??= JSON.parse(write.json)), field));
       return { sql, params: [write.id, write.json, ...fields.map((field) => asColumn(value(field)))] };
     }
+    if (write.op === 'put_each') return this.putEach(name, write.ids, write.doc);
     if (write.op === 'delete') return { sql: `DELETE FROM ${name} WHERE id = ?`, params: [write.id] };
     return { sql: `DELETE FROM ${name} WHERE ${this.fields(name)(write.field)} = ?`, params: [write.eq] };
+  }
+
+  /**
+   * One statement for documents that differ only in their id: the ids go in as one JSON array, each
+   * document is the shared one with its id set (first, as a put writes it), and every indexed
+   * field's column takes the shared value (the id's own for `id`).
+   */
+  private putEach(name: string, ids: readonly string[], doc: Readonly<Record<string, unknown>>): SqlWrite {
+    const columns = [...this.tables.get(name)!];
+    const names = columns.map(([, columnName]) => `, ${columnName}`).join('');
+    const values = columns.map(([field]) => (field === 'id' ? ', value' : ', ?')).join('');
+    const updates = columns.map(([, columnName]) => `, ${columnName} = excluded.${columnName}`).join('');
+    return {
+      // `WHERE true` tells SQLite's parser the ON CONFLICT belongs to the INSERT, not to a join.
+      sql: `INSERT INTO ${name} (id, doc${names}) SELECT value, json_set(?, '$.id', value)${values} FROM json_each(?) WHERE true ON CONFLICT(id) DO UPDATE SET doc = excluded.doc${updates}`,
+      params: [
+        JSON.stringify({ id: '', ...doc }),
+        ...columns.filter(([field]) => field !== 'id').map(([field]) => asColumn(valueAt(doc, field))),
+        JSON.stringify(ids),
+      ],
+    };
   }
 
   /** The statement that writes a document with its indexed fields' columns, and those fields in its parameters' order. */

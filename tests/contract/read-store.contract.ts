@@ -50,6 +50,22 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
       expect(await store.getMany(`${collection}_never_written`, ['item_001'])).toEqual([]);
     });
 
+    it('puts many documents that differ only in their id in one write, replacing any there, indexed fields included', async () => {
+      await put([item(1, { status: 'old' })]);
+      const { id: _id, ...shared } = item(0, { status: 'shared' });
+      await store.commit([{ op: 'put_each', collection, ids: ['item_001', 'item_002', 'item_003'], doc: shared }]);
+      expect((await store.findAll<Item>(collection)).map((doc) => [doc.id, doc.status, doc.org])).toEqual([
+        ['item_001', 'shared', org],
+        ['item_002', 'shared', org],
+        ['item_003', 'shared', org],
+      ]);
+      expect(await store.get(collection, 'item_002')).toEqual({ ...shared, id: 'item_002' });
+      // Found through the indexed fields' columns, and emptied with them.
+      expect((await store.find<Item>(collection, { where: [{ field: 'org', eq: org }], orderBy: 'created', limit: 5 })).data).toHaveLength(3);
+      await store.commit([{ op: 'put_each', collection, ids: [], doc: shared }, { op: 'deleteWhere', collection, field: 'org', eq: org }]);
+      expect(await store.count(collection)).toBe(0);
+    });
+
     it('deletes every document whose field has a value, in order with the writes around it', async () => {
       await put([item(1), item(2, { org: 'org_other' }), item(3)]);
       await store.commit([

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { parseInstant } from '../../domain/pricing/calendar';
 import { formatQuantity, quantityOf, quantityText } from '../../domain/pricing/quantity';
-import { decideUsage, type RecordUsage, usageDecider } from '../../domain/usage/decider';
+import { decideUsage, groupQuantity, type RecordUsage, usageDecider } from '../../domain/usage/decider';
 import { type RecordedUsage, recordedUsages, type UsageEvent, usageRecordedData } from '../../domain/usage/events';
-import { type SentUsage, type UsageOutcome, type UsageSubscription, usageCalendar, usageSubscriptionOf } from '../../domain/usage/rules';
+import { type SentUsage, type UsageOutcome, type UsageSubscription, usageCalendar, usageCalendarKey, usageSubscriptionOf } from '../../domain/usage/rules';
 import { deciderSpec } from '../support/decider-spec';
 import { subscriptionCreatedData } from '../support/subscription-fixtures';
 
@@ -254,6 +254,42 @@ describe('usage facts', () => {
     expect(calendar.dateOf('2026-02-09T18:14:59.999Z')).toBe('2026-02-09');
     expect(calendar.dateOf('2026-02-09T18:15:00.000Z')).toBe('2026-02-10');
     expect(calendar.periodOf('2026-02-10')).toEqual({ index: 0, start: '2026-02-01', end: '2026-03-01' });
+  });
+
+  it('keys a calendar by every fact it is computed from, so one kept between batches is never used for other facts', () => {
+    const key = usageCalendarKey(subscription(), null);
+    expect(usageCalendarKey(subscription({ meters: [], status: 'ended' }), null)).toBe(key);
+    for (const other of [
+      usageCalendarKey(subscription(), '2026-03-01'),
+      usageCalendarKey(subscription({ lastUsageDate: '2026-02-20' }), null),
+      usageCalendarKey(subscription({ timezone: 'UTC' }), null),
+      usageCalendarKey(subscription({ startDate: '2026-02-02' }), null),
+      usageCalendarKey(subscription({ interval: { unit: 'month', count: 3 } }), null),
+      usageCalendarKey(subscription({ interval: { unit: 'year', count: 1 } }), null),
+    ]) {
+      expect(other).not.toBe(key);
+    }
+  });
+
+  it('decides with a calendar kept from an earlier batch exactly as with a fresh one', () => {
+    // Sydney is +11:00 in February: 2026-02-28T13:00Z is 1 March there, in the second period.
+    const events = [sent('e1', { timestamp: '2026-02-28T12:59:59Z' }), sent('e2', { timestamp: '2026-02-28T13:00:00Z' }), sent('e3', { timestamp: '2026-01-31T12:59:59Z' })];
+    const kept = usageCalendar(subscription());
+    decideUsage(command([sent('e0', { timestamp: '2026-02-28T13:30:00Z' })], { calendar: kept }), usageDecider.initialState());
+    const state = usageDecider.initialState();
+    expect(decideUsage(command(events, { calendar: kept }), state)).toEqual(decideUsage(command(events), state));
+    expect(decideUsage(command(events, { calendar: kept }), state).outcomes).toEqual([created, created, rejected('timestamp_out_of_period')]);
+  });
+
+  it('sums a group’s stored quantities exactly, repeated or not', () => {
+    // 1.5 + 1.5 + 0.0001 + 1.5 = 4.5001
+    expect(formatQuantity(groupQuantity([{ quantity: '1.5000' }, { quantity: '1.5000' }, { quantity: '0.0001' }, { quantity: '1.5000' }]))).toBe('4.5001');
+    expect(groupQuantity([])).toBe(0n);
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('0.0000', '1.5000', '2.0001', '999999999999.9999')), (texts) => {
+        expect(groupQuantity(texts.map((quantity) => ({ quantity })))).toBe(texts.reduce((sum, text) => sum + quantityOf(text)!, 0n));
+      }),
+    );
   });
 
   it('reads ISO 8601 instants with an offset as UTC', () => {

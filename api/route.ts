@@ -73,6 +73,24 @@ export const route = <S extends RouteSpec>(
     });
     const status = result.status ?? spec.status;
     await settlementOf(res)?.succeed(status, result.body);
-    res.status(status).json(result.body);
+    sendJson(req, res, status, result.body);
   });
+};
+
+/**
+ * What `res.json` sends (the API sets no JSON replacer, spacing or escaping, nor ETags), written
+ * directly where its answer cannot differ: not for GET or HEAD (which Express may answer 304, or
+ * without a body), a body-less status, or a Content-Type already chosen. It saves Express's
+ * settings lookups and Content-Type parsing on every write.
+ */
+const sendJson = (req: Request, res: Response, status: number, body: unknown): void => {
+  if (req.method === 'GET' || req.method === 'HEAD' || status === 204 || status === 304 || res.getHeader('Content-Type') !== undefined) {
+    res.status(status).json(body);
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', String(Buffer.byteLength(text)));
+  res.end(text);
 };

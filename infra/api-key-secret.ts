@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import { randomBase62 } from './ids';
 
 const PREFIXES = { live: 'service_live_', test: 'service_test_' } as const;
 const BODY = /^[0-9A-Za-z]{32}$/;
 
-const hash = (body: string): string => createHash('sha256').update(body).digest('hex');
+const hash = (body: string): string => digest('sha256', body, 'hex');
 
 /** A new secret: the mode prefix and 32 random base62 characters. Only its hash is kept. */
 export const newApiKeySecret = (livemode: boolean): { key: string; secretHash: string; last4: string } => {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomFillSync } from 'node:crypto';
 
 export const ID_PREFIXES = {
   organisation: 'org',
@@ -28,11 +28,24 @@ const base62 = (bytes: Buffer): string => {
   return out;
 };
 
+/** Random bytes drawn from the system's generator a pool at a time (one call per id cost more than the id), each byte used once. */
+const pool = Buffer.alloc(4096);
+let pooled = 0;
+const randomByte = (): number => {
+  if (pooled === 0) {
+    randomFillSync(pool);
+    pooled = pool.length;
+  }
+  pooled -= 1;
+  return pool[pooled]!;
+};
+
 /** Random base62 characters, each equally likely (bytes of 248 and above are drawn again). */
 export const randomBase62 = (length: number): string => {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+    const byte = randomByte();
+    if (byte < 248) out += ALPHABET[byte % 62];
   }
   return out;
 };
@@ -42,4 +55,4 @@ export const newId = (kind: IdKind): string => `${ID_PREFIXES[kind]}_${randomBas
 
 /** The same id every time for the same parts: retries after a crash find the object already made. */
 export const derivedId = (kind: IdKind, ...parts: string[]): string =>
-  `${ID_PREFIXES[kind]}_${base62(createHash('sha256').update(parts.join('\u0000')).digest())}`;
+  `${ID_PREFIXES[kind]}_${base62(hash('sha256', parts.join('\u0000'), 'buffer'))}`;

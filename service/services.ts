@@ -23,6 +23,7 @@ import type { JobQueues } from '../infra/jobs/port';
 import { EmbeddedLeases } from '../infra/lease/embedded';
 import type { Leases } from '../infra/lease/port';
 import { SqliteJobQueues } from '../infra/jobs/sqlite';
+import { sqliteAppendOutbox } from '../infra/jobs/append-outbox';
 import type { Logger } from '../infra/logger';
 import type { RateLimiter } from '../infra/rate-limit/port';
 import { MemoryRateLimiter } from '../infra/rate-limit/memory';
@@ -177,6 +178,8 @@ export const workerDeps = (services: Services): WorkerDeps => ({
   accounting: services.accounting,
   logger: services.logger.child({ component: 'workers' }),
   waitForProjections: (position) => services.projections.waitFor(position),
+  // The log and the queues in the one SQLite file: a job is added inside the append of its event.
+  ...(services.store instanceof SqliteEventStore && services.queues instanceof SqliteJobQueues ? { appendOutbox: sqliteAppendOutbox(services.store) } : {}),
 });
 
 /** The workers' settings from the configuration: poll interval, webhook retry schedule, loopback endpoints. */

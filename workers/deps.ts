@@ -1,6 +1,7 @@
 import type { Clocks } from '../infra/clock/clocks';
 import type { AccountingSystem } from '../infra/accounting/port';
 import type { EventStore } from '../infra/event-store/port';
+import type { AppendOutbox } from '../infra/jobs/append-outbox';
 import type { JobQueues } from '../infra/jobs/port';
 import type { Leases } from '../infra/lease/port';
 import type { Logger } from '../infra/logger';
@@ -17,6 +18,8 @@ export type WorkerDeps = Readonly<{
   instanceId: string;
   accounting: AccountingSystem;
   logger: Logger;
+  /** Where the log and the queues share one database (the embedded profile): jobs added inside the appends that call for them. */
+  appendOutbox?: AppendOutbox;
   /** Resolves once every read model includes the position (bounded wait; false when it timed out). */
   waitForProjections: (position: bigint) => Promise<boolean>;
 }>;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { ApiDeps } from '../deps';
 import { resetScope } from '../../domain/organisation/rules';
@@ -28,7 +28,7 @@ declare module 'express-serve-static-core' {
 
 /** Same method, path and JSON body (key order aside) is the same request. */
 export const requestFingerprint = (method: string, path: string, body: unknown): string =>
-  createHash('sha256').update(`${method} ${path}\n${canonicalJson(body ?? null)}`).digest('hex');
+  hash('sha256', `${method} ${path}\n${canonicalJson(body ?? null)}`, 'hex');
 
 /** Where an API key's idempotency records live in one generation of its sandbox (a live key's: generation 0, its id alone). */
 export const idempotencyScope = (apiKeyId: string, resetGeneration: number): string => [apiKeyId, ...resetScope(resetGeneration)].join('.');

@@ -41,6 +41,8 @@ export const byLuxon = {
   daysBetween: (start: string, end: string): number => Math.round(parse(end).diff(parse(start), 'days').days),
   addDays: (date: string, days: number): string => print(parse(date).plus({ days })),
   dateIn: (instant: string, timezone: string): string => DateTime.fromISO(instant, { zone: 'UTC' }).setZone(timezone).toFormat(DATE),
+  startOfDate: (date: string, timezone: string): string => DateTime.fromISO(date, { zone: timezone }).startOf('day').toUTC().toISO()!,
+  addDaysToInstant: (instant: string, days: number): string => DateTime.fromISO(instant, { zone: 'UTC' }).plus({ days }).toUTC().toISO()!,
   parseInstant: (text: string): string | null => {
     if (!INSTANT.test(text)) return null;
     const parsed = DateTime.fromISO(text, { setZone: true });
@@ -156,18 +158,108 @@ const dateByIntl = (instant: string, timezone: string): string | null => {
   return printCivilDate({ year: Number(parts.year), month: Number(parts.month), day: Number(parts.day) });
 };
 
-/** The calendar date of an instant in a timezone (Intl's formatter, kept per timezone, is a tenth of Luxon's time). */
-export const dateIn = (instant: string, timezone: string): string => dateByIntl(instant, timezone) ?? byLuxon.dateIn(instant, timezone);
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+/** Instants before this print in `toISOString`'s four-digit years, as Luxon prints them. */
+const LAST_INSTANT_MS = Date.UTC(10_000, 0, 1);
 
-/** Midnight at the start of a calendar date in a timezone, as an ISO instant in UTC. */
-export const startOfDate = (date: string, timezone: string): string =>
-  DateTime.fromISO(date, { zone: timezone }).startOf('day').toUTC().toISO()!;
+/** One formatter of local dates and times per timezone (null for a name Intl does not take, which Luxon then reads). */
+const timeFormats = new Map<string, Intl.DateTimeFormat | null>();
+const timeFormatOf = (timezone: string): Intl.DateTimeFormat | null => {
+  let format = timeFormats.get(timezone);
+  if (format === undefined) {
+    try {
+      format = new Intl.DateTimeFormat('en-US', {
+        timeZone: timezone,
+        hourCycle: 'h23',
+        era: 'short',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      });
+    } catch {
+      format = null;
+    }
+    timeFormats.set(timezone, format);
+  }
+  return format;
+};
+
+/** How far local time is ahead of UTC at an instant, in milliseconds, read as Luxon's IANA zone reads it (to the second). */
+const offsetAt = (format: Intl.DateTimeFormat, instant: number): number | null => {
+  const parts: Record<string, string> = {};
+  for (const part of format.formatToParts(instant)) parts[part.type] = part.value;
+  if (parts.era !== 'AD') return null;
+  const hour = Number(parts.hour) % 24;
+  const local = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), hour, Number(parts.minute), Number(parts.second));
+  return local - (instant - (((instant % 1000) + 1000) % 1000));
+};
+
+/** `steadyStartOfDate`, remembered. */
+const startOfDateByIntl = (date: string, timezone: string): string | null => {
+  const key = `${timezone} ${date}`;
+  const known = startsOfDates.get(key);
+  if (known !== undefined) return known;
+  const start = steadyStartOfDate(date, timezone);
+  if (startsOfDates.size >= 10_000) startsOfDates.clear();
+  startsOfDates.set(key, start);
+  return start;
+};
+
+/** Answers of `steadyStartOfDate`, a pure function asked the same day in the same timezone over and over on a busy day. */
+const startsOfDates = new Map<string, string | null>();
+
+/**
+ * Local midnight of a date through Intl's formatter, when the timezone's offset is the same for 30
+ * hours either side of it (so exactly one instant is that midnight, whatever offset Luxon starts
+ * guessing from); null otherwise (a change of offset near it, which Luxon resolves).
+ */
+const steadyStartOfDate = (date: string, timezone: string): string | null => {
+  const civil = readCivilDate(date);
+  const format = civil && timeFormatOf(timezone);
+  if (!civil || !format) return null;
+  const localMidnight = dayNumber(civil) * DAY_MS;
+  const offset = offsetAt(format, localMidnight);
+  if (offset === null) return null;
+  const instant = localMidnight - offset;
+  const steady = [instant, instant - 30 * HOUR_MS, instant + 30 * HOUR_MS].every((at) => offsetAt(format, at) === offset);
+  return steady ? new Date(instant).toISOString() : null;
+};
+
+/** Midnight at the start of a calendar date in a timezone, as an ISO instant in UTC (Intl's formatter where it can say, a tenth of Luxon's time). */
+export const startOfDate = (date: string, timezone: string): string => startOfDateByIntl(date, timezone) ?? byLuxon.startOfDate(date, timezone);
+
+/** Per timezone, the last date `dateIn` answered and the instants from its midnight to the next, when no change of offset is near either. */
+const lastDays = new Map<string, Readonly<{ date: string; from: number; to: number }>>();
+
+const msOf = (instant: string | null): number => (instant === null ? NaN : Date.parse(instant));
+
+/** The calendar date of an instant in a timezone (Intl's formatter, kept per timezone, is a tenth of Luxon's time; another instant of the day last answered needs neither). */
+export const dateIn = (instant: string, timezone: string): string => {
+  const at = UTC_INSTANT.test(instant) ? Date.parse(instant) : NaN;
+  const last = lastDays.get(timezone);
+  if (last && at >= last.from && at < last.to) return last.date;
+  const date = dateByIntl(instant, timezone);
+  if (date === null) return byLuxon.dateIn(instant, timezone);
+  const from = msOf(startOfDateByIntl(date, timezone));
+  const to = msOf(startOfDateByIntl(addDays(date, 1), timezone));
+  if (from <= at && at < to) lastDays.set(timezone, { date, from, to });
+  return date;
+};
 
 /** A `YYYY-MM-DD` date the API accepts: a real date from FIRST_DATE to LAST_DATE. */
 export const isCalendarDate = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(text) && isDateInRange(text);
 
-export const addDaysToInstant = (instant: string, days: number): string =>
-  DateTime.fromISO(instant, { zone: 'UTC' }).plus({ days }).toUTC().toISO()!;
+/** Whole days after a UTC instant (a day in UTC is always 24 hours); Luxon for any other form. */
+export const addDaysToInstant = (instant: string, days: number): string => {
+  const at = UTC_INSTANT.test(instant) && Number.isInteger(days) ? Date.parse(instant) : NaN;
+  // `Date.parse` rolls an impossible date (30 February) over: only an instant it prints back unchanged is read here.
+  const later = at >= 0 && at < LAST_INSTANT_MS && new Date(at).toISOString() === instant ? at + days * DAY_MS : NaN;
+  return later >= 0 && later < LAST_INSTANT_MS ? new Date(later).toISOString() : byLuxon.addDaysToInstant(instant, days);
+};
 
 /**
  * An ISO 8601 date and time with its offset (or Z) as a UTC instant ('…T10:00:00.000Z'); null when it

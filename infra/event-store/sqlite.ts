@@ -75,9 +75,13 @@ const toFolded = ([globalPosition, revision, type, version, data]: FoldRow): Fol
   position: BigInt(globalPosition),
 });
 
+/** Told, inside an append's transaction, of its events of the types it asked for (see `onAppending`). */
+export type AppendingListener = Readonly<{ types: ReadonlySet<string>; appending: (event: StoredEvent) => void }>;
+
 /** The embedded event log: one table in the SQLite file; each append a savepoint of the connection's group commit. */
 export class SqliteEventStore implements EventStore {
   private readonly listeners = new Set<AppendedListener>();
+  private readonly appendingListeners = new Set<AppendingListener>();
   private readonly statements;
 
   constructor(private readonly db: SqliteDatabase) {
@@ -140,6 +144,9 @@ export class SqliteEventStore implements EventStore {
           JSON.stringify(event.metadata),
         );
         position = BigInt(info.lastInsertRowid);
+        for (const listener of this.appendingListeners) {
+          if (listener.types.has(event.type)) listener.appending({ ...event, streamId, revision, position });
+        }
       }
       return { nextExpectedRevision: revision, position };
     })();
@@ -167,6 +174,16 @@ export class SqliteEventStore implements EventStore {
     return Promise.resolve(BigInt(this.statements.head.get()?.head ?? 0));
   }
 
+  /**
+   * A transactional outbox's hook: `appending` runs inside the append's transaction for each of its
+   * events of the given types, so what it writes on this connection commits with the append or not
+   * at all, and a throw fails the append.
+   */
+  onAppending(listener: AppendingListener): () => void {
+    this.appendingListeners.add(listener);
+    return () => this.appendingListeners.delete(listener);
+  }
+
   onAppended(listener: AppendedListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -174,6 +191,7 @@ export class SqliteEventStore implements EventStore {
 
   close(): Promise<void> {
     this.listeners.clear();
+    this.appendingListeners.clear();
     return Promise.resolve();
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SqliteDatabase } from '../sqlite/open-database';
-import { writeInGroup } from '../sqlite/group-commit';
+import { stageInGroup, writeInGroup } from '../sqlite/group-commit';
 import {
   type BeginResult,
   DEFAULT_IDEMPOTENCY,
@@ -32,6 +32,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly abandonedStmt;
   private readonly purgeStmt;
   private readonly purger: NodeJS.Timeout;
+  /** The commit of each lock taken but not yet seen committed, by its token: the holder's `complete` waits for it. */
+  private readonly uncommittedLocks = new Map<string, Promise<void>>();
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -102,17 +104,43 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     });
   }
 
+  /**
+   * A lock is answered before its commit: the request goes on in the same loop turn, and its first
+   * write joins the lock's group instead of waiting a commit for it. The lock protects nothing once
+   * this process dies (the embedded profile releases an earlier instance's locks at start), and
+   * what the request acknowledges waits: `complete` waits for the lock's commit and fails if it
+   * failed, so a request whose lock was lost answers an error, and its retry finds (by derived ids)
+   * whatever of its writes did commit. Any other answer (replay, conflict, in progress) is given
+   * once the group it read in is committed, as a write's would be.
+   */
   begin(scope: string, key: string, fingerprint: string, nowMs: number): Promise<BeginResult> {
-    return writeInGroup(this.db, () => this.beginNow(scope, key, fingerprint, nowMs));
+    let staged;
+    try {
+      staged = stageInGroup(this.db, () => this.beginNow(scope, key, fingerprint, nowMs));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    const begun = staged.value;
+    if (begun.kind !== 'started') return staged.committed.then(() => begun);
+    this.uncommittedLocks.set(begun.token, staged.committed);
+    staged.committed.then(() => this.uncommittedLocks.delete(begun.token), () => undefined);
+    return Promise.resolve(begun);
   }
 
-  complete(scope: string, key: string, token: string, response: StoredResponse, nowMs: number): Promise<void> {
+  async complete(scope: string, key: string, token: string, response: StoredResponse, nowMs: number): Promise<void> {
+    const lock = this.uncommittedLocks.get(token);
+    if (lock) {
+      this.uncommittedLocks.delete(token);
+      await lock;
+    }
     return writeInGroup(this.db, () => {
       this.completeStmt.run(JSON.stringify(response), nowMs + this.options.lifetimeMs, scope, key, token);
     });
   }
 
   release(scope: string, key: string, token: string): Promise<void> {
+    // Lands in the lock's group or a later one: nothing to wait for (a lock whose commit failed has nothing to release).
+    this.uncommittedLocks.delete(token);
     return writeInGroup(this.db, () => {
       this.releaseStmt.run(scope, key, token);
     });

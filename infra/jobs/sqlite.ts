@@ -1,5 +1,5 @@
 import type { SqliteDatabase } from '../sqlite/open-database';
-import { writeInGroup } from '../sqlite/group-commit';
+import { stageInGroup, writeInGroup } from '../sqlite/group-commit';
 import { settle } from '../sqlite/settle';
 import {
   DEFAULT_LOCK_MS,
@@ -62,7 +62,7 @@ export class SqliteJobQueues implements JobQueues {
   }
 }
 
-class SqliteJobQueue<T> implements JobQueue<T> {
+export class SqliteJobQueue<T> implements JobQueue<T> {
   private readonly statements;
   private readonly take: (now: number) => Row | undefined;
   private handler: ((job: Job<T>) => Promise<void>) | null = null;
@@ -70,6 +70,8 @@ class SqliteJobQueue<T> implements JobQueue<T> {
   private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Jobs added inside a transaction not yet committed (`addInTransaction`): never taken before it is. */
+  private readonly uncommitted = new Set<string>();
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -79,10 +81,10 @@ class SqliteJobQueue<T> implements JobQueue<T> {
   ) {
     this.statements = {
       add: db.prepare(`INSERT OR IGNORE INTO jobs (queue, id, data, status, run_at) VALUES (?, ?, ?, 'waiting', ?)`),
-      due: db.prepare<[string, number, number], Row>(
+      due: db.prepare<[string, number, number, number], Row>(
         `SELECT id, data, attempts_made FROM jobs
          WHERE queue = ? AND ((status = 'waiting' AND run_at <= ?) OR (status = 'active' AND locked_until <= ?))
-         ORDER BY run_at LIMIT 1`,
+         ORDER BY run_at LIMIT ?`,
       ),
       lock: db.prepare(`UPDATE jobs SET status = 'active', locked_until = ? WHERE queue = ? AND id = ?`),
       extend: db.prepare(`UPDATE jobs SET locked_until = ? WHERE queue = ? AND id = ? AND status = 'active'`),
@@ -109,13 +111,24 @@ class SqliteJobQueue<T> implements JobQueue<T> {
       ),
       nextRun: db.prepare<[string], { next: number | null }>(`SELECT MIN(run_at) AS next FROM jobs WHERE queue = ? AND status = 'waiting'`),
     };
-    const takeTx = db.transaction((now: number) => {
-      const row = this.statements.due.get(this.name, now, now);
-      if (row) this.statements.lock.run(now + this.lockMs, this.name, row.id);
-      return row;
-    });
-    // IMMEDIATE: two processes on one file never take the same job.
-    this.take = (now) => takeTx.immediate(now);
+    // In the turn's group commit (IMMEDIATE: two processes on one file never take the same job). The
+    // job runs without waiting for the take's commit: were it lost, the job would run again, as after a crash.
+    this.take = (now) =>
+      this.write(() => {
+        // The first due job whose add is committed (this connection also sees the open group's rows).
+        const row = this.statements.due.all(this.name, now, now, 1 + this.uncommitted.size).find((due) => !this.uncommitted.has(due.id));
+        if (row) this.statements.lock.run(now + this.lockMs, this.name, row.id);
+        return row;
+      });
+  }
+
+  /**
+   * The queue's own bookkeeping (take, heartbeat, completion, retry, failure): in the turn's group
+   * commit, not waited for, so it never costs a commit (an `fsync` on the loop) of its own. At least
+   * once either way: a bookkeeping write lost to a crash or a failed commit runs the job again.
+   */
+  private write<R>(work: () => R): R {
+    return stageInGroup(this.db, work).value;
   }
 
   add(id: string, data: T, options: { delayMs?: number } = {}): Promise<void> {
@@ -123,6 +136,26 @@ class SqliteJobQueue<T> implements JobQueue<T> {
       this.statements.add.run(this.name, id, JSON.stringify(data), Date.now() + (options.delayMs ?? 0));
       this.wake(options.delayMs ?? 0);
     });
+  }
+
+  /**
+   * Adds the job inside the transaction open on this connection (an append's: see
+   * `sqliteAppendOutbox`), synchronously: it commits with that transaction or not at all, a throw
+   * fails it, and the job is looked for once it has committed. Returns that commit.
+   */
+  addInTransaction(id: string, data: T, options: { delayMs?: number } = {}): Promise<void> {
+    const delayMs = options.delayMs ?? 0;
+    const { committed } = stageInGroup(this.db, () => this.statements.add.run(this.name, id, JSON.stringify(data), Date.now() + delayMs));
+    // Not taken before its commit: it could still be rolled back with the append of its event.
+    this.uncommitted.add(id);
+    committed.then(
+      () => {
+        this.uncommitted.delete(id);
+        this.wake(delayMs);
+      },
+      () => this.uncommitted.delete(id),
+    );
+    return committed;
   }
 
   process(handler: (job: Job<T>) => Promise<void>, options: ProcessOptions = {}): void {
@@ -199,7 +232,7 @@ class SqliteJobQueue<T> implements JobQueue<T> {
   private async run(row: Row): Promise<void> {
     const heartbeat = setInterval(() => {
       try {
-        this.statements.extend.run(Date.now() + this.lockMs, this.name, row.id);
+        this.write(() => this.statements.extend.run(Date.now() + this.lockMs, this.name, row.id));
       } catch {
         // Missed beats only shorten the lock.
       }
@@ -208,13 +241,13 @@ class SqliteJobQueue<T> implements JobQueue<T> {
     const attempt = row.attempts_made + 1;
     try {
       await this.handler!({ id: row.id, data: JSON.parse(row.data) as T, attempt });
-      this.statements.complete.run(this.name, row.id);
+      this.write(() => this.statements.complete.run(this.name, row.id));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (error instanceof PermanentJobFailure || attempt >= this.policy.attempts) {
-        this.statements.fail.run(attempt, message, Date.now(), this.name, row.id);
+        this.write(() => this.statements.fail.run(attempt, message, Date.now(), this.name, row.id));
       } else {
-        this.statements.again.run(Date.now() + this.policy.delayMs(attempt), attempt, message, this.name, row.id);
+        this.write(() => this.statements.again.run(Date.now() + this.policy.delayMs(attempt), attempt, message, this.name, row.id));
       }
     } finally {
       clearInterval(heartbeat);

@@ -3,6 +3,9 @@ import { settle } from './settle';
 
 type Waiter = { resolve: () => void; reject: (error: Error) => void };
 
+/** A write made now, in the open transaction, whose caller does not wait for its commit: its result, and that commit. */
+export type Staged<T> = Readonly<{ value: T; committed: Promise<void> }>;
+
 /**
  * Group commit on one SQLite connection: the first write of a loop turn opens one transaction,
  * every write made in that turn runs in it as a savepoint of its own, and one COMMIT (one fsync)
@@ -27,21 +30,36 @@ export class GroupCommit {
 
   /** Runs `work` now inside the turn's transaction; resolves with its result once that transaction is committed. */
   run<T>(work: () => T): Promise<T> {
-    // Inside a transaction someone else opened (a bulk load, a test's explicit transaction): a savepoint in it, committed by its owner.
-    if (this.db.inTransaction && this.waiters === null) return settle(() => this.db.transaction(work)());
-    let result: T;
+    let staged: Staged<T>;
     try {
-      if (this.waiters === null) {
-        this.db.exec('BEGIN IMMEDIATE');
-        this.waiters = [];
-        setImmediate(() => this.commit());
-      }
-      // Nested in the open transaction, better-sqlite3 runs this as a savepoint and rolls back to it on a throw.
-      result = this.db.transaction(work)();
+      staged = this.stage(work);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
-    return new Promise<void>((resolve, reject) => this.waiters!.push({ resolve, reject })).then(() => result);
+    return staged.committed.then(() => staged.value);
+  }
+
+  /**
+   * Runs `work` now inside the turn's transaction (a throw rolls back its savepoint and propagates
+   * as is) and hands back its result at once, with the promise of that transaction's commit. For a
+   * write whose caller need not wait for its fsync before going on, because what it later
+   * acknowledges waits for that commit or a later one (which fails when this one did: see
+   * `committed`'s users). Inside a transaction someone else opened, that owner commits it:
+   * `committed` is then already resolved.
+   */
+  stage<T>(work: () => T): Staged<T> {
+    if (this.db.inTransaction && this.waiters === null) return { value: this.db.transaction(work)(), committed: Promise.resolve() };
+    if (this.waiters === null) {
+      this.db.exec('BEGIN IMMEDIATE');
+      this.waiters = [];
+      setImmediate(() => this.commit());
+    }
+    // Nested in the open transaction, better-sqlite3 runs this as a savepoint and rolls back to it on a throw.
+    const value = this.db.transaction(work)();
+    const committed = new Promise<void>((resolve, reject) => this.waiters!.push({ resolve, reject }));
+    // A caller that only needs the value leaves no unhandled rejection behind.
+    committed.catch(() => undefined);
+    return { value, committed };
   }
 
   /** Commits the open group now (before the connection closes); a no-op without one. */
@@ -80,6 +98,15 @@ export const enableGroupCommit = (db: SqliteDatabase): GroupCommit => {
 export const writeInGroup = <T>(db: SqliteDatabase, work: () => T): Promise<T> => {
   const group = groups.get(db);
   return group ? group.run(work) : settle(() => db.transaction(work)());
+};
+
+/**
+ * An adapter's write whose caller goes on before its commit (see `GroupCommit.stage`); without a
+ * group commit, in a transaction of its own, committed when this returns. A throw propagates.
+ */
+export const stageInGroup = <T>(db: SqliteDatabase, work: () => T): Staged<T> => {
+  const group = groups.get(db);
+  return group ? group.stage(work) : { value: db.transaction(work).immediate(), committed: Promise.resolve() };
 };
 
 /** Commits the connection's open group, if any: before it closes. */

@@ -28,6 +28,12 @@ const throwawayApp = () => {
     ({ params }) =>
       Promise.reject(params.id === 'clash' ? conflict('thing_clash', 'Undocumented here.') : notFound('thing_not_found', `No thing ${params.id}.`, 'id')),
   );
+  route(
+    router,
+    routes,
+    { method: 'post', path: '/things', operationId: 'createThing', summary: 'A new thing', tag: 'Test', auth: 'none', status: 201, response: z.object({ id: z.string(), count: z.number().int(), tags: z.array(z.object({ name: z.string() })) }) },
+    () => Promise.resolve({ body: answer }),
+  );
   router.get('/bare-error', (_req, res) => {
     res.status(400).json({ message: 'no' });
   });
@@ -60,6 +66,19 @@ describe('the response check every API test goes through', () => {
     await request(app).get('/things/a');
     const found = takeViolations();
     expect(found).toEqual([`GET /things/{id} answered 200: ${problem}`]);
+  });
+
+  it('checks a POST answer too, which the route writes without res.json', async () => {
+    const { app, answer } = throwawayApp();
+    answer({ id: 'a', count: 2, tags: [{ name: 'x' }] });
+    const created = await request(app).post('/things');
+    expect(created.status).toBe(201);
+    expect(created.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(created.body).toEqual({ id: 'a', count: 2, tags: [{ name: 'x' }] });
+    expect(takeViolations()).toEqual([]);
+    answer({ id: 'a', count: 'two', tags: [] });
+    await request(app).post('/things');
+    expect(takeViolations()).toEqual(['POST /things answered 201: count: Invalid input: expected number, received string']);
   });
 
   it('fails an error body that is not the error shape, and a status the route does not document', async () => {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { addDays, byLuxon, compareDates, daysBetween, isDateInRange, periodContaining, periodStart } from '../../domain/pricing/calendar';
+import { addDays, addDaysToInstant, byLuxon, compareDates, daysBetween, isDateInRange, periodContaining, periodStart, startOfDate } from '../../domain/pricing/calendar';
 
 /**
  * The billing calendar computes dates with plain day arithmetic (domain/pricing/civil-date.ts)
@@ -52,6 +52,37 @@ describe('billing calendar arithmetic, against the Luxon implementation it repla
       expect(addDays(a, days)).toBe(luxon.addDays(a, days));
       expect(isDateInRange(a)).toBe(luxon.compareDates(a, '1970-01-01') >= 0 && luxon.compareDates(a, '9999-12-31') <= 0);
     }), runs);
+  });
+
+  // Every zone Intl knows, zones whose midnight a change of offset skips or repeats (Santiago, Havana, Beirut, Asunción), odd offsets.
+  const zones = fc.oneof(
+    fc.constantFrom(...Intl.supportedValuesOf('timeZone')),
+    fc.constantFrom('UTC', 'America/Santiago', 'America/Havana', 'Asia/Beirut', 'America/Asuncion', 'Africa/Casablanca', 'Australia/Lord_Howe', 'Pacific/Apia', 'Asia/Kathmandu', 'Africa/Monrovia'),
+  );
+  /** Dates where offsets change most: 1970 to 2040, days before and after each month's start over-represented. */
+  const recentDate = fc
+    .record({ year: fc.integer({ min: 1970, max: 2040 }), month: fc.integer({ min: 1, max: 12 }), day: fc.oneof(fc.integer({ min: 1, max: 31 }), fc.constantFrom(1, 2, 7, 8, 14, 15, 28, 31)) })
+    .map(({ year, month, day }) => `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`);
+
+  it('startOfDate', () => {
+    fc.assert(fc.property(fc.oneof(recentDate, date), zones, (day, zone) => {
+      expect(startOfDate(day, zone)).toBe(luxon.startOfDate(day, zone));
+    }), { numRuns: 5000 });
+    // Midnights that do not exist (the clock went from 23:59 to 01:00) or come right after a change.
+    for (const [day, zone] of [['2024-09-08', 'America/Santiago'], ['2023-03-12', 'America/Havana'], ['2023-03-26', 'Asia/Beirut'], ['2024-10-06', 'America/Asuncion'], ['2024-04-07', 'America/Santiago']]) {
+      expect(startOfDate(day!, zone!)).toBe(luxon.startOfDate(day!, zone!));
+    }
+    // Worked example: 1 July in London is BST (UTC+1), so its midnight is 23:00 UTC the day before.
+    expect(startOfDate('2026-07-01', 'Europe/London')).toBe('2026-06-30T23:00:00.000Z');
+  });
+
+  it('addDaysToInstant', () => {
+    const instant = fc.date({ min: new Date('1970-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }).map((d) => d.toISOString());
+    fc.assert(fc.property(fc.oneof(instant, fc.constantFrom('2026-02-30T00:00:00.000Z', '2026-01-01T00:00:00Z', '9999-12-31T12:00:00.000Z')), fc.integer({ min: -1000, max: 1000 }), (at, days) => {
+      expect(outcome(() => addDaysToInstant(at, days))).toEqual(outcome(() => luxon.addDaysToInstant(at, days)));
+    }), runs);
+    // Worked example: 30 days after 31 January 10:00 UTC is 2 March (2026 is not a leap year).
+    expect(addDaysToInstant('2026-01-31T10:00:00.000Z', 30)).toBe('2026-03-02T10:00:00.000Z');
   });
 
   it('agrees on the worked examples of the calendar tests, and past year 9999', () => {

@@ -83,6 +83,21 @@ describe('instants read with arithmetic, against the Luxon reading they replaced
       { numRuns: 3000 },
     );
     expect(dateIn('9999-12-31T23:00:00.000Z', 'Pacific/Kiritimati')).toBe('10000-01-01');
+    // Instants close together in one zone, as a busy day asks them (most answered from the day remembered), around changes of offset.
+    const nearChanges = fc
+      .date({ min: new Date('2020-01-01T00:00:00.000Z'), max: new Date('2030-12-31T00:00:00.000Z'), noInvalidDate: true })
+      .map((date) => new Date(Date.UTC(date.getUTCFullYear(), [2, 3, 8, 9, 10][date.getUTCMonth() % 5], date.getUTCDate(), date.getUTCHours())).toISOString());
+    const changingZone = fc.oneof(timezone, fc.constantFrom('America/Santiago', 'America/Havana', 'Asia/Beirut', 'America/Asuncion', 'Europe/Berlin'));
+    fc.assert(
+      fc.property(fc.oneof(utcInstant, nearChanges), changingZone, fc.array(fc.integer({ min: -3 * 1440, max: 3 * 1440 }), { minLength: 1, maxLength: 40 }), (start, zone, minutes) => {
+        for (const offset of minutes) {
+          const instant = new Date(Date.parse(start) + offset * 60_000).toISOString();
+          if (instant < '1970' || instant > '9999') continue;
+          expect(dateIn(instant, zone)).toBe(byLuxon.dateIn(instant, zone));
+        }
+      }),
+      { numRuns: 1000 },
+    );
     expect(dateIn('2026-03-29T00:30:00Z', 'Europe/London')).toBe(byLuxon.dateIn('2026-03-29T00:30:00Z', 'Europe/London'));
   });
 });

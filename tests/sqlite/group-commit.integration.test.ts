@@ -54,6 +54,8 @@ describe('group commit on the embedded SQLite connection', () => {
       stores.events.append('s2', [event('Other')], 'no_stream'),
       stores.idempotency.begin('key_1', 'k1', 'fp', Date.now()),
       stores.readModels.commit([{ op: 'put', collection: 'things', doc: { id: 'doc_1', name: 'one' } }]),
+      // The same key again in the same turn: the first lock, not yet committed, already holds it.
+      stores.idempotency.begin('key_1', 'k1', 'fp', Date.now()),
     ];
     // One transaction holds them all, not yet committed: another connection sees none of them.
     expect(db.inTransaction).toBe(true);
@@ -61,8 +63,9 @@ describe('group commit on the embedded SQLite connection', () => {
     expect(committed.idempotencyKeys()).toEqual([]);
 
     const settled = await Promise.allSettled(writes);
-    expect(settled.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect(settled.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
     expect((settled[1] as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevision);
+    expect(settled.slice(3).map((result) => (result as PromiseFulfilledResult<{ kind?: string }>).value?.kind)).toEqual(['started', undefined, 'in_progress']);
     // Once the promises settle, the others are committed; the conflicting one left nothing behind.
     expect(db.inTransaction).toBe(false);
     expect(committed.events('s1')).toEqual(['First']);
@@ -80,15 +83,22 @@ describe('group commit on the embedded SQLite connection', () => {
     // A deferred foreign key is checked only at COMMIT: a real commit failure, no stub.
     db.exec(`CREATE TABLE parents (id TEXT PRIMARY KEY);
              CREATE TABLE children (parent TEXT REFERENCES parents (id) DEFERRABLE INITIALLY DEFERRED)`);
+    const begun = stores.idempotency.begin('key_1', 'k1', 'fp', Date.now());
     const writes = [
       stores.events.append('s1', [event('First')], 'no_stream'),
-      stores.idempotency.begin('key_1', 'k1', 'fp', Date.now()),
       stores.readModels.commit([{ op: 'put', collection: 'things', doc: { id: 'doc_1', name: 'one' } }]),
       writeInGroup(db, () => db.prepare("INSERT INTO children (parent) VALUES ('missing')").run()),
     ];
+    // The lock is answered before its commit (the request goes on, its writes joining the group)...
+    const lock = await begun;
+    expect(lock.kind).toBe('started');
+    expect(db.inTransaction).toBe(true);
     const settled = await Promise.allSettled(writes);
-    expect(settled.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected', 'rejected']);
+    expect(settled.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
     expect(String((settled[0] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
+    // ...and what it would acknowledge fails with the group: storing its answer waits for the lock's commit.
+    if (lock.kind !== 'started') throw new Error('not started');
+    await expect(stores.idempotency.complete('key_1', 'k1', lock.token, { status: 201, body: {} }, Date.now())).rejects.toThrow(/FOREIGN KEY/);
 
     expect(db.inTransaction).toBe(false);
     expect(committed.events('s1')).toEqual([]);

@@ -100,13 +100,23 @@ const watch = (app: Express, routes: readonly RouteSpec[], req: IncomingMessage,
   };
   let sent = false;
   const json = (app.response as Response).json;
-  // Own property: Express gives `res` its response prototype later, and an own property wins over it.
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  // Own properties: Express gives `res` its response prototype later, and an own property wins over it.
   Object.assign(res, {
     json(this: Response, value: unknown) {
       sent = true;
       // Checked as it is sent, so before the client can read it: as the wire has it (JSON drops undefined).
       record(value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
       return json.call(this, value);
+    },
+    // A JSON text the route wrote itself, without `res.json` (api/route.ts `sendJson`).
+    end(...args: unknown[]) {
+      const [chunk] = args;
+      if (!sent && typeof chunk === 'string' && String(res.getHeader('Content-Type')).startsWith('application/json')) {
+        sent = true;
+        record(JSON.parse(chunk));
+      }
+      return end(...args);
     },
   });
   res.once('finish', () => {

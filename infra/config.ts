@@ -25,6 +25,8 @@ const configSchema = z.object({
    * push before answering; past it the document is answered `pending` and the worker finishes it.
    */
   ACCOUNTING_PUSH_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
+  /** Pushes to the accounting system at once per process (the client keeps 16 sockets); lower it for a system with a tighter concurrency limit. */
+  ACCOUNTING_PUSH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(16),
   /** `true` also accepts and delivers to http://127.0.0.1:<port> and http://localhost:<port> endpoints (tests, local development). */
   WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   /** Comma-separated seconds between webhook delivery attempts; the decisions page's schedule when unset. */

@@ -182,8 +182,9 @@ export const workerDeps = (services: Services): WorkerDeps => ({
   ...(services.store instanceof SqliteEventStore && services.queues instanceof SqliteJobQueues ? { appendOutbox: sqliteAppendOutbox(services.store) } : {}),
 });
 
-/** The workers' settings from the configuration: poll interval, webhook retry schedule, loopback endpoints. */
+/** The workers' settings from the configuration: pushes at once, poll interval, webhook retry schedule, loopback endpoints. */
 export const workerOptions = (services: Services): WorkerOptions => ({
+  accountingSync: { concurrency: services.config.ACCOUNTING_PUSH_CONCURRENCY },
   poller: { intervalSeconds: services.config.ACCOUNTING_POLL_SECONDS },
   scheduler: { intervalSeconds: services.config.SCHEDULER_INTERVAL_SECONDS },
   webhooks: {

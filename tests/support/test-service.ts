@@ -41,7 +41,7 @@ export const startTestService = async (
   // The workers run only where a test asks for them (with its shortened waits); pushing to the
   // accounting system is a job whose outcome requests wait for, so its worker runs in every test service.
   const workers = options.workers ? await startWorkers(workerDeps(services), { ...workerOptions(services), ...options.workers }) : null;
-  const delivery = workers || options.delivery === false ? null : accountingSync(workerDeps(services));
+  const delivery = workers || options.delivery === false ? null : accountingSync(workerDeps(services), workerOptions(services).accountingSync);
   await delivery?.start();
   const { app, routes } = createApp(apiDeps(services, ADMIN_TOKEN, workers));
   return {

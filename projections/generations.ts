@@ -30,8 +30,13 @@ export class GenerationView implements ReadStore {
     private readonly name: (collection: string) => string,
   ) {}
 
+  /** Writes or index specs with their collections renamed to this view's generation. */
+  private named<T extends Readonly<{ collection: string }>>(items: readonly T[]): T[] {
+    return items.map((item) => ({ ...item, collection: this.name(item.collection) }));
+  }
+
   ensureIndexes(indexes: readonly IndexSpec[]): Promise<void> {
-    return this.inner.ensureIndexes(indexes.map((index) => ({ ...index, collection: this.name(index.collection) })));
+    return this.inner.ensureIndexes(this.named(indexes));
   }
   dropIndexes(collections: readonly string[]): Promise<void> {
     return this.inner.dropIndexes(collections.map((collection) => this.name(collection)));
@@ -52,13 +57,13 @@ export class GenerationView implements ReadStore {
     return this.inner.count(this.name(collection), where);
   }
   commit(writes: readonly Write[], checkpoints?: readonly Checkpoint[]): Promise<void> {
-    return this.inner.commit(writes.map((write) => ({ ...write, collection: this.name(write.collection) })), checkpoints);
+    return this.inner.commit(this.named(writes), checkpoints);
   }
   generationWriter(): GenerationWriter {
     const inner = this.inner.generationWriter();
     return {
-      commit: (writes, checkpoints) => inner.commit(writes.map((write) => ({ ...write, collection: this.name(write.collection) })), checkpoints),
-      ensureIndexes: (indexes) => inner.ensureIndexes(indexes.map((index) => ({ ...index, collection: this.name(index.collection) }))),
+      commit: (writes, checkpoints) => inner.commit(this.named(writes), checkpoints),
+      ensureIndexes: (indexes) => inner.ensureIndexes(this.named(indexes)),
       close: () => inner.close(),
     };
   }

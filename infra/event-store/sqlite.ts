@@ -123,33 +123,33 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
-  private readonly appendTx = (streamId: string, events: readonly NewEvent[], expected: ExpectedRevision) =>
-    this.db.transaction((): AppendResult => {
-      const last = this.statements.lastRevision.get(streamId)?.rev ?? null;
-      const actual = last === null ? 'no_stream' : last;
-      if (expected === 'no_stream' ? actual !== 'no_stream' : expected !== 'any' && expected !== actual) {
-        throw new WrongExpectedRevision(streamId, expected, actual);
+  /** An append's statements; atomic in the savepoint (or transaction) `writeInGroup` runs it in. */
+  private readonly appendTx = (streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult => {
+    const last = this.statements.lastRevision.get(streamId)?.rev ?? null;
+    const actual = last === null ? 'no_stream' : last;
+    if (expected === 'no_stream' ? actual !== 'no_stream' : expected !== 'any' && expected !== actual) {
+      throw new WrongExpectedRevision(streamId, expected, actual);
+    }
+    let revision = last ?? -1;
+    let position = 0n;
+    for (const event of events) {
+      revision += 1;
+      const info = this.statements.insert.run(
+        streamId,
+        revision,
+        event.id,
+        event.type,
+        event.version,
+        JSON.stringify(event.data),
+        JSON.stringify(event.metadata),
+      );
+      position = BigInt(info.lastInsertRowid);
+      for (const listener of this.appendingListeners) {
+        if (listener.types.has(event.type)) listener.appending({ ...event, streamId, revision, position });
       }
-      let revision = last ?? -1;
-      let position = 0n;
-      for (const event of events) {
-        revision += 1;
-        const info = this.statements.insert.run(
-          streamId,
-          revision,
-          event.id,
-          event.type,
-          event.version,
-          JSON.stringify(event.data),
-          JSON.stringify(event.metadata),
-        );
-        position = BigInt(info.lastInsertRowid);
-        for (const listener of this.appendingListeners) {
-          if (listener.types.has(event.type)) listener.appending({ ...event, streamId, revision, position });
-        }
-      }
-      return { nextExpectedRevision: revision, position };
-    })();
+    }
+    return { nextExpectedRevision: revision, position };
+  };
 
   /** Checked against `expected` in a savepoint of the connection's group commit; resolves (and tells the listeners) once committed. */
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {

@@ -86,7 +86,10 @@ export class SqliteJobQueue<T> implements JobQueue<T> {
          WHERE queue = ? AND ((status = 'waiting' AND run_at <= ?) OR (status = 'active' AND locked_until <= ?))
          ORDER BY run_at LIMIT ?`,
       ),
-      lock: db.prepare(`UPDATE jobs SET status = 'active', locked_until = ? WHERE queue = ? AND id = ?`),
+      lock: db.prepare(
+        `UPDATE jobs SET status = 'active', locked_until = ?
+         WHERE queue = ? AND id = ? AND ((status = 'waiting' AND run_at <= ?) OR (status = 'active' AND locked_until <= ?))`,
+      ),
       extend: db.prepare(`UPDATE jobs SET locked_until = ? WHERE queue = ? AND id = ? AND status = 'active'`),
       complete: db.prepare(`DELETE FROM jobs WHERE queue = ? AND id = ?`),
       again: db.prepare(
@@ -111,15 +114,16 @@ export class SqliteJobQueue<T> implements JobQueue<T> {
       ),
       nextRun: db.prepare<[string], { next: number | null }>(`SELECT MIN(run_at) AS next FROM jobs WHERE queue = ? AND status = 'waiting'`),
     };
-    // In the turn's group commit (IMMEDIATE: two processes on one file never take the same job). The
-    // job runs without waiting for the take's commit: were it lost, the job would run again, as after a crash.
-    this.take = (now) =>
-      this.write(() => {
-        // The first due job whose add is committed (this connection also sees the open group's rows).
-        const row = this.statements.due.all(this.name, now, now, 1 + this.uncommitted.size).find((due) => !this.uncommitted.has(due.id));
-        if (row) this.statements.lock.run(now + this.lockMs, this.name, row.id);
-        return row;
-      });
+    // The first due job whose add is committed (this connection also sees the open group's rows),
+    // looked for by a read: most looks find none, and cost no write. Its lock is a write in the turn's
+    // group commit (IMMEDIATE), taken only if the job is still due there: two processes on one file
+    // never take the same job. The job runs without waiting for the take's commit: were it lost, the
+    // job would run again, as after a crash.
+    this.take = (now) => {
+      const row = this.statements.due.all(this.name, now, now, 1 + this.uncommitted.size).find((due) => !this.uncommitted.has(due.id));
+      if (!row) return undefined;
+      return this.write(() => this.statements.lock.run(now + this.lockMs, this.name, row.id, now, now).changes) === 1 ? row : undefined;
+    };
   }
 
   /**

@@ -229,9 +229,10 @@ export class SqliteReadStore implements ReadStore {
         params: [checkpoint.name, checkpoint.position.toString()],
       });
     }
-    return writeInGroup(this.db, () => this.db.transaction(() => {
+    // Atomic in the savepoint (or transaction) `writeInGroup` runs it in.
+    return writeInGroup(this.db, () => {
       for (const { sql, params } of statements) this.prepare(sql).run(...params);
-    })());
+    });
   }
 
   private sqlOf(write: Write): SqlWrite {

@@ -110,6 +110,22 @@ describe('group commit on the embedded SQLite connection', () => {
     expect((await stores.idempotency.begin('key_1', 'k1', 'fp', Date.now())).kind).toBe('started');
   });
 
+  it('rolls back the whole of a write that fails part-way, and only it', async () => {
+    const { stores, committed } = opened;
+    const taken = event('Taken');
+    await stores.events.append('s0', [taken], 'no_stream');
+    const writes = [
+      stores.events.append('s1', [event('Kept')], 'no_stream'),
+      // Its first event is inserted before the second's id is found taken: neither may stay.
+      stores.events.append('s2', [event('Inserted'), { ...taken }], 'no_stream'),
+      stores.events.append('s3', [event('AlsoKept')], 'no_stream'),
+    ];
+    const outcomes = await Promise.allSettled(writes);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect([committed.events('s1'), committed.events('s2'), committed.events('s3')]).toEqual([['Kept'], [], ['AlsoKept']]);
+    await expect(stores.events.append('s2', [event('Retried')], 'no_stream')).resolves.toMatchObject({ nextExpectedRevision: 0 });
+  });
+
   it('runs a write inside a transaction someone else opened as a savepoint of it', async () => {
     const { stores, committed, db } = opened;
     db.exec('BEGIN');

@@ -56,8 +56,8 @@ export class GenerationView implements ReadStore {
   count(collection: string, where?: readonly Condition[]): Promise<number> {
     return this.inner.count(this.name(collection), where);
   }
-  commit(writes: readonly Write[], checkpoints?: readonly Checkpoint[]): Promise<void> {
-    return this.inner.commit(this.named(writes), checkpoints);
+  commit(writes: readonly Write[], checkpoints?: readonly Checkpoint[], visible?: () => void): Promise<void> {
+    return this.inner.commit(this.named(writes), checkpoints, visible);
   }
   generationWriter(): GenerationWriter {
     const inner = this.inner.generationWriter();

@@ -500,14 +500,27 @@ export class ProjectionRunner {
       const context = batchContext(this.readStore, this.indexed);
       const moved = this.slots.filter((slot) => slot.checkpoint < last);
       await applyBatch(moved.map((slot) => ({ projection: slot.projection, after: slot.checkpoint })), batch, context);
-      await this.readStore.commit(
-        context.writes(),
-        moved.map((slot) => ({ name: checkpointName(slot.projection.name, slot.live), position: last })),
-      );
-      for (const slot of moved) slot.checkpoint = last;
+      const previous = moved.map((slot) => slot.checkpoint);
+      // Waiters are released once reads see the batch (before its commit on the embedded store: what
+      // a released request writes next joins the batch's commit instead of waiting for one of its own).
+      const reached = () => {
+        for (const slot of moved) slot.checkpoint = last;
+        this.release();
+      };
+      try {
+        await this.readStore.commit(
+          context.writes(),
+          moved.map((slot) => ({ name: checkpointName(slot.projection.name, slot.live), position: last })),
+          reached,
+        );
+      } catch (error) {
+        // Its commit failed: the batch is gone from the read models, and is applied again.
+        moved.forEach((slot, i) => (slot.checkpoint = previous[i]!));
+        throw error;
+      }
+      reached();
       seen += batch.length;
       onProgress?.({ position: last, head: head > last ? head : last, events: seen });
-      this.release();
     }
   }
 

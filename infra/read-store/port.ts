@@ -71,8 +71,12 @@ export interface ReadStore {
   /** Every document of a collection matching the conditions, in id order (for small sets). */
   findAll<T extends Doc>(collection: string, where?: readonly Condition[]): Promise<T[]>;
   count(collection: string, where?: readonly Condition[]): Promise<number>;
-  /** Applies the writes and moves the checkpoints together: all or nothing where the store allows. */
-  commit(writes: readonly Write[], checkpoints?: readonly Checkpoint[]): Promise<void>;
+  /**
+   * Applies the writes and moves the checkpoints together: all or nothing where the store allows.
+   * `visible`, if given, is called once reads through this store see them: the embedded store's at
+   * once, before its group's commit (their fsync); a store that does not say resolves first.
+   */
+  commit(writes: readonly Write[], checkpoints?: readonly Checkpoint[], visible?: () => void): Promise<void>;
   checkpoint(name: string): Promise<bigint>;
   /** A writer for collections nothing reads yet (see `GenerationWriter`); closed by the caller. */
   generationWriter(): GenerationWriter;

@@ -4,7 +4,7 @@ import type { Checkpoint, Condition, Doc, FindQuery, GenerationWriter, IndexSpec
 import { threadGenerationWriter } from './sqlite-generation-writer';
 import { UnknownCursor } from './unknown-cursor';
 import { valueAt } from './field-value';
-import { writeInGroup } from '../sqlite/group-commit';
+import { stageInGroup } from '../sqlite/group-commit';
 import { settle } from '../sqlite/settle';
 
 type SqlValue = string | number | null;
@@ -220,7 +220,7 @@ export class SqliteReadStore implements ReadStore {
     return Promise.resolve(row?.n ?? 0);
   }
 
-  commit(writes: readonly Write[], checkpoints: readonly Checkpoint[] = []): Promise<void> {
+  commit(writes: readonly Write[], checkpoints: readonly Checkpoint[] = [], visible?: () => void): Promise<void> {
     // Resolved to SQL first (tables made, indexed fields' columns read from each put document): what runs in the transaction is statements and values.
     const statements = writes.map((write) => this.sqlOf(write));
     for (const checkpoint of checkpoints) {
@@ -229,10 +229,19 @@ export class SqliteReadStore implements ReadStore {
         params: [checkpoint.name, checkpoint.position.toString()],
       });
     }
-    // Atomic in the savepoint (or transaction) `writeInGroup` runs it in.
-    return writeInGroup(this.db, () => {
-      for (const { sql, params } of statements) this.prepare(sql).run(...params);
-    });
+    // Atomic in its savepoint of the turn's group commit (or its own transaction), and read on this
+    // connection from now on: `visible` says so before the commit, so the writes of a request that
+    // waited for them land in the same group.
+    let staged;
+    try {
+      staged = stageInGroup(this.db, () => {
+        for (const { sql, params } of statements) this.prepare(sql).run(...params);
+      });
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    visible?.();
+    return staged.committed;
   }
 
   private sqlOf(write: Write): SqlWrite {

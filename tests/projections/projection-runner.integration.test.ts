@@ -2,11 +2,13 @@ import { join } from 'node:path';
 import { SqliteEventStore } from '../../infra/event-store/sqlite';
 import { silentLogger } from '../../infra/logger';
 import { SqliteReadStore } from '../../infra/read-store/sqlite';
+import { enableGroupCommit, writeInGroup } from '../../infra/sqlite/group-commit';
 import { openDatabase } from '../../infra/sqlite/open-database';
 import type { Projection } from '../../projections/projection';
 import { RebuildRunning, ProjectionRunner } from '../../projections/runner';
 import { testEvent } from '../support/events';
 import { tempDir } from '../support/test-service';
+import { until } from '../support/until';
 
 // The catalogue must know the event type; OrganisationSettingsChanged is a real one.
 const changed = (name: string) => testEvent('OrganisationSettingsChanged', { organisationId: 'org_1', changes: { name } });
@@ -41,6 +43,46 @@ describe('projection runner', () => {
     expect(await runner.waitFor(position + 100n, 50)).toBe(false);
     await runner.stop();
     db.close();
+  });
+
+  it('releases a waiter once its batch is read, so its next write joins the batch’s commit; a batch whose commit fails is applied again', async () => {
+    const file = join(tempDir('runner'), 'billing.sqlite');
+    const db = openDatabase(file);
+    const group = enableGroupCommit(db);
+    const store = new SqliteEventStore(db);
+    const readStore = new SqliteReadStore(db);
+    const observer = openDatabase(file);
+    const committedNames = () =>
+      (JSON.parse(observer.prepare<[], { doc: string }>("SELECT doc FROM rm_names WHERE id = 'all'").get()?.doc ?? '{"names":[]}') as { names: string[] }).names;
+    // A deferred foreign key is checked only at COMMIT: a real commit failure, no stub.
+    db.exec(`CREATE TABLE parents (id TEXT PRIMARY KEY);
+             CREATE TABLE children (parent TEXT REFERENCES parents (id) DEFERRABLE INITIALLY DEFERRED)`);
+    const runner = new ProjectionRunner(store, readStore, [namesProjection(1)], silentLogger(), { pollMs: 20 });
+    await runner.start();
+
+    const first = await store.append('organisation-org_1', [changed('a')], 'any');
+    expect(await runner.waitFor(first.position, 2000)).toBe(true);
+    // Released before the batch's commit: this connection reads it, another does not yet.
+    expect(db.inTransaction).toBe(true);
+    expect(await readStore.get('names', 'all')).toEqual({ id: 'all', names: ['a'] });
+    expect(committedNames()).toEqual([]);
+    const commits = group.counts.commits;
+    await writeInGroup(db, () => db.prepare("INSERT INTO parents (id) VALUES ('p1')").run());
+    expect(group.counts.commits).toBe(commits + 1);
+    expect(committedNames()).toEqual(['a']);
+
+    const second = await store.append('organisation-org_1', [changed('b')], 'any');
+    expect(await runner.waitFor(second.position, 2000)).toBe(true);
+    // What the released request writes fails its group's commit: the batch goes with it...
+    await expect(writeInGroup(db, () => db.prepare("INSERT INTO children (parent) VALUES ('missing')").run())).rejects.toThrow(/FOREIGN KEY/);
+    expect(committedNames()).toEqual(['a']);
+    // ...and is applied again, once.
+    await until('the batch applied again', () => committedNames().length === 2);
+    expect(committedNames()).toEqual(['a', 'b']);
+    expect(await readStore.get('names', 'all')).toEqual({ id: 'all', names: ['a', 'b'] });
+    await runner.stop();
+    db.close();
+    observer.close();
   });
 
   it('applies the log only while it holds the projections lease; without it, follows the holder’s checkpoints and takes over after', async () => {

@@ -3,11 +3,11 @@ import { type UsageEvent, type UsagePeriodBilledData, usageStream } from '../../
 import type { EventMetadata, EventStore } from '../../infra/event-store/port';
 import { handleDecision, type Loaded, loadState, type StateSource } from '../handle';
 
-/** What this process keeps folded: at most this many streams, and event ids over all of them (about 100 bytes each). */
+/** What this process keeps folded: at most this many streams, and event ids over all of them (about 90 bytes each, a UUID's). */
 export type UsageStateLimits = Readonly<{ streams: number; eventIds: number }>;
 
-/** The least recently used stream is dropped past either (and folded whole when next needed): about 200 MB of ids at most. */
-const KEPT: UsageStateLimits = { streams: 1000, eventIds: 2_000_000 };
+/** The least recently used stream is dropped past either (and folded whole when next needed): about 90 MB of ids at most. */
+const KEPT: UsageStateLimits = { streams: 1000, eventIds: 1_000_000 };
 
 /**
  * The usage streams this process has folded, kept between requests so a request reads only the

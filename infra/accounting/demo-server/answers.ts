@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { z } from 'zod';
 import { type Ledger, LedgerRefusal } from './ledger';
 
@@ -26,7 +26,7 @@ export type CreateCall = Readonly<{ tenantId: string; key: string | undefined; m
 export const remembered = async (ledger: Ledger, call: CreateCall, status: number, work: () => unknown): Promise<Answer> => {
   const { tenantId, key } = call;
   if (!key) throw new LedgerRefusal(400, 'idempotency_key_required', 'Send an Idempotency-Key with every create.');
-  const fingerprint = createHash('sha256').update(`${call.method} ${call.path}\n${JSON.stringify(call.body)}`).digest('hex');
+  const fingerprint = hash('sha256', `${call.method} ${call.path}\n${JSON.stringify(call.body)}`, 'hex');
   return ledger.transaction(() => {
     const earlier = ledger.remembered(tenantId, key, fingerprint);
     if (earlier) return earlier;

@@ -122,6 +122,8 @@ export class SqliteReadStore implements ReadStore {
         } else this.db.exec(`CREATE TABLE IF NOT EXISTS ${name} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
         columnNames = this.columnNames(name);
       }
+      // Read again whenever the table is (a rolled-back creation, another connection's): the file says which layout it has.
+      this.shared.delete(name);
       if (columnNames.includes('ref')) {
         this.shared.add(name);
         this.db.exec(

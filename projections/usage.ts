@@ -35,9 +35,13 @@ export const usageEventIdKey = (organisationId: string, eventId: string): string
 
 export const usageProjection: Projection = {
   name: 'usage',
-  version: 1,
+  // Version 2: the event ids as shared documents (a generation built by version 1 is rebuilt in that layout).
+  version: 2,
   collections: [USAGE_PERIODS, USAGE_EVENT_IDS],
-  indexes: [{ collection: USAGE_PERIODS, fields: ['subscription', 'period_start'] }],
+  indexes: [
+    { collection: USAGE_PERIODS, fields: ['subscription', 'period_start'] },
+    { collection: USAGE_EVENT_IDS, fields: [], sharedDocuments: true },
+  ],
   handles: ['UsageRecorded'],
   apply: async (event, context) => {
     const { data } = event as unknown as UsageRecorded;

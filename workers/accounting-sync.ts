@@ -2,6 +2,7 @@ import { pushCreditNote } from '../commands/credit-note/push-credit-note';
 import { organisationCommand } from '../commands/organisation/organisation-command';
 import { pushInvoice } from '../commands/invoice/push-invoice';
 import type { CreditNoteEvent } from '../domain/credit-note/events';
+import { decodeEvent } from '../domain/decode-event';
 import type { InvoiceEvent } from '../domain/invoice/events';
 import type { StoredEvent } from '../infra/event-store/port';
 import { exponentialDelay, type JobQueue } from '../infra/jobs/port';
@@ -69,9 +70,10 @@ export const accountingSync = (deps: WorkerDeps, options: AccountingSyncOptions 
   });
   const onEvents = async (events: readonly StoredEvent[]) => {
     // Added together: on the embedded queue they share one commit, not one each.
+    // Decoded only here: on the embedded profile the append's outbox has added every one already.
     const found = events
       .filter((event) => !outbox?.handled(event))
-      .map(jobFor)
+      .map((event) => jobFor(decodeEvent(event)))
       .filter((job) => job !== null);
     await Promise.all(found.map(({ id, job, raised }) => queue.add(id, job, { delayMs: delayMs(raised) })));
   };

@@ -1,4 +1,3 @@
-import { decodeEvent } from '../domain/decode-event';
 import { coalescedRuns } from '../infra/coalesced-runs';
 import type { EventStore, StoredEvent } from '../infra/event-store/port';
 import type { Logger } from '../infra/logger';
@@ -10,7 +9,8 @@ export type FollowerStatus = Readonly<{ name: string; checkpoint: string; head: 
  * The outbox of one worker: follows the log from its own checkpoint and hands each batch of the
  * events it handles to `onEvents` (which enqueues jobs under ids derived from the events), then
  * moves the checkpoint. A crash between the append and the enqueue only means the batch is handed
- * over again on the next start, and the derived job ids make that harmless.
+ * over again on the next start, and the derived job ids make that harmless. The events are handed
+ * over as recorded: `onEvents` decodes (`decodeEvent`) those whose data it reads, most it skips.
  */
 export class LogFollower {
   private checkpoint = 0n;
@@ -22,14 +22,17 @@ export class LogFollower {
   private stopped = false;
   private unsubscribe: (() => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private readonly handles: ReadonlySet<string>;
 
   constructor(
     readonly name: string,
     private readonly deps: Readonly<{ store: EventStore; readStore: ReadStore; logger: Logger }>,
-    private readonly handles: readonly string[],
+    handles: readonly string[],
     private readonly onEvents: (events: readonly StoredEvent[]) => Promise<void>,
     private readonly options: Readonly<{ batchSize?: number; pollMs?: number }> = {},
-  ) {}
+  ) {
+    this.handles = new Set(handles);
+  }
 
   private get checkpointName(): string {
     return `worker:${this.name}`;
@@ -68,7 +71,7 @@ export class LogFollower {
     while (!this.stopped) {
       const batch = await this.deps.store.readAll(this.checkpoint, this.options.batchSize ?? 500);
       if (batch.length === 0) return;
-      const wanted = batch.filter((event) => this.handles.includes(event.type)).map((event) => decodeEvent(event));
+      const wanted = batch.filter((event) => this.handles.has(event.type));
       if (wanted.length > 0) await this.onEvents(wanted);
       const last = batch[batch.length - 1]!.position;
       await this.deps.readStore.commit([], [{ name: this.checkpointName, position: last }]);

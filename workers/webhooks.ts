@@ -112,8 +112,9 @@ export const webhooks = (deps: WorkerDeps, options: WebhookOptions) => {
   const onEvents = async (events: readonly StoredEvent[]) => {
     for (const event of events) {
       const organisationId = event.metadata.organisationId;
+      // The follower hands events over undecoded: the data of those two is read, the rest are folded from their streams.
       if (event.type === 'WebhookEndpointDeleted') {
-        const { endpointId } = (event as unknown as WebhookEndpointEvent).data;
+        const { endpointId } = (decodeEvent(event) as unknown as WebhookEndpointEvent).data;
         const deliveries = await deps.readStore.findAll<WebhookDeliveryDoc>(WEBHOOK_DELIVERIES, [{ field: 'endpoint', eq: endpointId }]);
         if (deliveries.length > 0) await deps.readStore.commit(deliveries.map((d) => ({ op: 'delete' as const, collection: WEBHOOK_DELIVERIES, id: d.id })));
         continue;
@@ -125,7 +126,7 @@ export const webhooks = (deps: WorkerDeps, options: WebhookOptions) => {
       }
       const endpoints = (await endpointsAt(organisationId, event.position)).filter((e) => e.status === 'enabled');
       if (event.type === 'WebhookTestRequested') {
-        const { endpointId } = (event as unknown as WebhookEndpointEvent & { type: 'WebhookTestRequested' }).data;
+        const { endpointId } = (decodeEvent(event) as unknown as WebhookEndpointEvent & { type: 'WebhookTestRequested' }).data;
         const target = endpoints.filter((e) => e.id === endpointId);
         await enqueue(event, { type: 'webhook.test', object: { id: endpointId, object: 'webhook_endpoint' } }, target);
         continue;

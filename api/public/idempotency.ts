@@ -13,8 +13,12 @@ const KEY = /^[\x21-\x7E]{1,255}$/;
 const canonicalJson = (value: unknown): string => {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+    // The default sort orders by UTF-16 code units, as `<` does.
+    const object = value as Record<string, unknown>;
+    return `{${Object.keys(object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(object[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 };

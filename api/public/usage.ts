@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { recordUsage } from '../../commands/usage/record-usage';
 import type { ApiDeps } from '../deps';
 import type { RouteRegistry } from '../route';
-import { toUsageEventBatch, toUsageRequest, usageEventBatchObject, usageEventsBody } from '../schemas/usage';
+import { acceptedUsageEventsBody, toUsageEventBatch, toUsageRequest, usageEventBatchObject, usageEventsBody } from '../schemas/usage';
 import { apiCaller } from './api-caller';
 import { publicRoute } from './public-route';
 
@@ -22,6 +22,7 @@ export const usageRoutes = (router: Router, registry: RouteRegistry, deps: ApiDe
       scope: 'usage:write',
       idempotencyKey: 'optional',
       body: usageEventsBody,
+      acceptedBody: acceptedUsageEventsBody,
       status: 200,
       alsoStatus: 207,
       alsoStatusMeaning: 'some events were rejected (each result says which and why)',

@@ -3,8 +3,11 @@ import { type UsageEvent, type UsagePeriodBilledData, usageStream } from '../../
 import type { EventMetadata, EventStore } from '../../infra/event-store/port';
 import { handleDecision, type Loaded, loadState, type StateSource } from '../handle';
 
-/** Streams kept folded per process; the least recently used is dropped past this (and folded again when next needed). */
-const KEPT_STREAMS = 1000;
+/** What this process keeps folded: at most this many streams, and event ids over all of them (about 90 bytes each, a UUID's). */
+export type UsageStateLimits = Readonly<{ streams: number; eventIds: number }>;
+
+/** The least recently used stream is dropped past either (and folded whole when next needed): about 90 MB of ids at most. */
+const KEPT: UsageStateLimits = { streams: 1000, eventIds: 1_000_000 };
 
 /**
  * The usage streams this process has folded, kept between requests so a request reads only the
@@ -15,9 +18,15 @@ const KEPT_STREAMS = 1000;
  */
 export class UsageStates {
   private readonly kept = new Map<string, Loaded<UsageState>>();
+  /** Per kept stream, the ids its state held when last kept, and their sum. */
+  private readonly ids = new Map<string, number>();
+  private keptIds = 0;
   private readonly queues = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    private readonly limits: UsageStateLimits = KEPT,
+  ) {}
 
   /** Runs `work` alone for this stream in this process, with a source that folds only what is new. */
   exclusive<T>(streamId: string, work: (source: StateSource<UsageState>) => Promise<T>): Promise<T> {
@@ -45,10 +54,31 @@ export class UsageStates {
     return run;
   }
 
+  /** The streams kept folded, least recently used first. */
+  keptStreams(): string[] {
+    return [...this.kept.keys()];
+  }
+
+  /**
+   * Keeps the state as the most recently used, then drops the least recently used past either
+   * limit, never this one (a stream holding more ids than the limit is kept alone). A state being
+   * worked on when dropped stays its holder's, and is kept again when its append commits.
+   */
   private keep(streamId: string, loaded: Loaded<UsageState>): void {
-    this.kept.delete(streamId);
+    this.drop(streamId);
     this.kept.set(streamId, loaded);
-    if (this.kept.size > KEPT_STREAMS) this.kept.delete(this.kept.keys().next().value!);
+    this.ids.set(streamId, loaded.state.seen.size);
+    this.keptIds += loaded.state.seen.size;
+    for (const oldest of this.kept.keys()) {
+      if (oldest === streamId || (this.kept.size <= this.limits.streams && this.keptIds <= this.limits.eventIds)) break;
+      this.drop(oldest);
+    }
+  }
+
+  private drop(streamId: string): void {
+    this.kept.delete(streamId);
+    this.keptIds -= this.ids.get(streamId) ?? 0;
+    this.ids.delete(streamId);
   }
 }
 

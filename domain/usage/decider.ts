@@ -105,7 +105,15 @@ const evolve = (state: UsageState, event: UsageEvent): UsageState => {
       // Read as stored, a group (one meter, one period) at a time: this folds every batch a subscription ever sent.
       for (const group of event.data.groups) {
         addToTotal(state, group.periodStart, group.meterId, groupQuantity(group.events), group.events.length);
-        for (const usage of group.events) state.seen.set(usage.eventId, usageDetails(group.meterCode, usage.quantity, sentTimestamp(usage) ?? ''));
+        // Events of a batch mostly share their details: one string for a run of them (a kept state holds every id's).
+        let details = '';
+        let quantity: string | undefined;
+        let sent: string | undefined;
+        for (const usage of group.events) {
+          const timestamp = sentTimestamp(usage) ?? '';
+          if (usage.quantity !== quantity || timestamp !== sent) details = usageDetails(group.meterCode, (quantity = usage.quantity), (sent = timestamp));
+          state.seen.set(usage.eventId, details);
+        }
       }
       return state;
     case 'UsagePeriodBilled':

@@ -93,7 +93,8 @@ export class MongoReadStore implements ReadStore {
   async ensureIndexes(indexes: readonly IndexSpec[]): Promise<void> {
     for (const index of indexes) {
       const keys = index.fields.map(fieldName);
-      if (keys.length === 1 && keys[0] === '_id') continue;
+      // A collection of shared documents is laid out as any other here (a document each).
+      if (index.sharedDocuments || (keys.length === 1 && keys[0] === '_id')) continue;
       await this.coll(index.collection).createIndex(Object.fromEntries(keys.map((key) => [key, 1])), {
         unique: index.unique ?? false,
       });

@@ -24,7 +24,12 @@ export type FindQuery = Readonly<{
 
 export type Page<T> = Readonly<{ data: T[]; hasMore: boolean }>;
 
-export type IndexSpec = Readonly<{ collection: string; fields: readonly string[]; unique?: boolean }>;
+/**
+ * An index on the fields; or, with `sharedDocuments` (and no fields), a collection whose documents
+ * are written many at a time by `put_each` and never indexed (the usage event ids): a store may keep
+ * each write's shared fields once and, per document, its id and a reference to them.
+ */
+export type IndexSpec = Readonly<{ collection: string; fields: readonly string[]; unique?: boolean; sharedDocuments?: true }>;
 
 export type Write =
   | { op: 'put'; collection: string; doc: Doc }

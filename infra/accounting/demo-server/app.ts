@@ -1,9 +1,11 @@
-import { createHash } from 'node:crypto';
-import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
+import type { RequestListener } from 'node:http';
+import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { SqliteDatabase } from '../../sqlite/open-database';
 import { type Fault, faultInjector } from './faults';
-import { Ledger, LedgerRefusal } from './ledger';
+import { errorAnswer, remembered } from './answers';
+import { invoiceFastPath } from './invoice-fast-path';
+import { Ledger } from './ledger';
 
 const send = (res: Response, status: number, body: unknown): void => {
   const failure = res.locals.failAfterCommit as number | undefined;
@@ -49,9 +51,11 @@ const faultSchema = z.object({
  * The demonstration accounting system's HTTP contract: demonstration organisations (tenants),
  * contacts, invoices, credit notes, payments, an updated-since feed, and control routes for tests.
  */
-export const createDemoAccountingApp = (db: SqliteDatabase): Express => {
+export const createDemoAccountingApp = (db: SqliteDatabase): RequestListener => {
   const ledger = new Ledger(db);
   const faults = faultInjector();
+  const createInvoice = (tenantId: string, body: unknown) => ledger.createInvoice(tenantId, invoiceBody.parse(body));
+  const fastPath = invoiceFastPath({ ledger, faultsPending: faults.pending, createInvoice });
   const app = express();
   app.disable('x-powered-by');
   app.use(express.json({ limit: '1mb' }));
@@ -66,16 +70,9 @@ export const createDemoAccountingApp = (db: SqliteDatabase): Express => {
   /** A create that honours Idempotency-Key: the same key and body return the first answer again. */
   const create = (status: number, work: (req: Request, tenantId: string) => unknown) => async (req: Request, res: Response) => {
     const tenantId = req.params.tenant ? tenant(req) : '-';
-    const key = req.header('Idempotency-Key');
-    if (!key) throw new LedgerRefusal(400, 'idempotency_key_required', 'Send an Idempotency-Key with every create.');
-    const fingerprint = createHash('sha256').update(`${req.method} ${req.path}\n${JSON.stringify(req.body)}`).digest('hex');
-    const answer = await ledger.transaction(() => {
-      const earlier = ledger.remembered(tenantId, key, fingerprint);
-      if (earlier) return earlier;
-      const body = work(req, tenantId);
-      ledger.remember(tenantId, key, fingerprint, status, body);
-      return { status, body };
-    });
+    const answer = await remembered(ledger, { tenantId, key: req.header('Idempotency-Key'), method: req.method, path: req.path, body: req.body as unknown }, status, () =>
+      work(req, tenantId),
+    );
     send(res, answer.status, answer.body);
   };
   const change = (work: (req: Request, tenantId: string) => unknown) => async (req: Request, res: Response) => {
@@ -89,7 +86,7 @@ export const createDemoAccountingApp = (db: SqliteDatabase): Express => {
     res.json({ contacts: ledger.findContacts(tenant(req), query) });
   });
   app.post('/tenants/:tenant/contacts', create(201, (req, t) => ledger.createContact(t, contactBody.parse(req.body))));
-  app.post('/tenants/:tenant/invoices', create(201, (req, t) => ledger.createInvoice(t, invoiceBody.parse(req.body))));
+  app.post('/tenants/:tenant/invoices', create(201, (req, t) => createInvoice(t, req.body)));
   app.get('/tenants/:tenant/invoices/:id', (req, res) => {
     res.json(ledger.invoice(tenant(req), req.params.id));
   });
@@ -136,14 +133,11 @@ export const createDemoAccountingApp = (db: SqliteDatabase): Express => {
   app.post('/control/tenants/:tenant/contacts/:id/archive', change((req, t) => ledger.archiveContact(t, req.params.id as string)));
 
   const errors: ErrorRequestHandler = (error: unknown, _req, res, _next) => {
-    if (error instanceof LedgerRefusal) {
-      res.status(error.status).json({ error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } });
-    } else if (error instanceof z.ZodError) {
-      res.status(400).json({ error: { code: 'validation_failed', message: error.issues[0]?.message ?? 'Invalid request.' } });
-    } else {
-      res.status(500).json({ error: { code: 'internal', message: 'The demonstration accounting system failed.' } });
-    }
+    const answer = errorAnswer(error);
+    res.status(answer.status).json(answer.body);
   };
   app.use(errors);
-  return app;
+  return (req, res) => {
+    if (!fastPath(req, res)) app(req, res);
+  };
 };

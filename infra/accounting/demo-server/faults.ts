@@ -51,6 +51,8 @@ export const faultInjector = () => {
   };
   return {
     middleware,
+    /** Whether a fault is waiting for a request to match (none: every request is answered as is). */
+    pending: () => faults.some(({ left }) => left > 0),
     add: (fault: Fault) => faults.push({ fault, left: fault.count }),
     clear: () => faults.splice(0, faults.length),
   };

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { commitGroup, enableGroupCommit } from '../../sqlite/group-commit';
 import { openDatabase } from '../../sqlite/open-database';
@@ -11,10 +11,14 @@ export const startDemoAccountingServer = async (options: DemoServerOptions) => {
   const db = openDatabase(options.dbPath);
   // Concurrent pushes share one commit per loop turn, as the service's own writes do.
   enableGroupCommit(db);
-  const app = createDemoAccountingApp(db);
-  const server: Server = await new Promise<Server>((resolve, reject) => {
-    // Express 5 calls back with the error when the server cannot listen (a port in use).
-    const listening = app.listen(options.port, options.host ?? '127.0.0.1', (error?: Error) => (error ? reject(error) : resolve(listening)));
+  const server = createServer(createDemoAccountingApp(db));
+  await new Promise<void>((resolve, reject) => {
+    // A server that cannot listen (a port in use) says so with an error event.
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
   }).catch((error: unknown) => {
     db.close();
     throw error;

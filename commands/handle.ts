@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeEvent } from '../domain/decode-event';
 import { eventCatalogue } from '../domain/event-catalogue';
 import type { Decider, DomainEvent } from '../domain/shared/decider';
 import { type EventMetadata, type EventStore, WrongExpectedRevision } from '../infra/event-store/port';
+import { newEventId } from '../infra/ids';
 
 export type Handled<State, Event> = Readonly<{
   state: State;
@@ -77,7 +77,7 @@ export const handleDecision = async <State, Event extends DomainEvent, Result>(
       const appended = await store.append(
         streamId,
         events.map((event) => ({
-          id: randomUUID(),
+          id: newEventId(),
           type: event.type,
           version: eventCatalogue.get(event.type)?.version ?? 1,
           data: event.data,

@@ -50,6 +50,20 @@ export const randomBase62 = (length: number): string => {
   return out;
 };
 
+/**
+ * A new event id: a UUID of version 7 (RFC 9562), its first 48 bits the time in milliseconds and the
+ * rest random, so the events of one commit are neighbours in the log's unique index on ids (a
+ * commit writes fewer of its pages than with random ids). The time orders ids only; it is not the
+ * event's time, which is the organisation's clock in the event's data.
+ */
+export const newEventId = (now = Date.now()): string => {
+  const time = now.toString(16).padStart(12, '0');
+  let random = '';
+  for (let i = 0; i < 10; i += 1) random += randomByte().toString(16).padStart(2, '0');
+  const variant = ((parseInt(random[3]!, 16) & 0x3) | 0x8).toString(16);
+  return `${time.slice(0, 8)}-${time.slice(8)}-7${random.slice(0, 3)}-${variant}${random.slice(4, 7)}-${random.slice(7, 19)}`;
+};
+
 /** A new random id with its type prefix, e.g. `cus_3kTn…`. */
 export const newId = (kind: IdKind): string => `${ID_PREFIXES[kind]}_${randomBase62(LENGTH)}`;
 

@@ -357,15 +357,15 @@ export class ProjectionRunner {
     });
     const names = new Map(builds.flatMap((build) => [...build.names]));
     const view = new GenerationView(this.raw, (collection) => names.get(collection) ?? collection);
-    for (const build of builds) {
-      // A generation left by an interrupted rebuild is emptied first. Its indexes are built after
-      // the replay: maintaining them document by document costs more than building them once.
-      await this.raw.reset([...build.names.values()], [build.checkpoint]);
-      // Declared on the empty generation first (instant): the store lays its tables out for them
-      // (SQLite keeps indexed fields in columns written with each document), then they are dropped.
-      await this.raw.ensureIndexes(generationIndexes(build.slot.projection, build.target.generation));
-      await this.raw.dropIndexes([...build.names.values()]);
-    }
+    // Every build's collections at once (a store may commit each call once: SQLite's fsyncs).
+    const collections = builds.flatMap((build) => [...build.names.values()]);
+    // A generation left by an interrupted rebuild is emptied first. Its indexes are built after
+    // the replay: maintaining them document by document costs more than building them once.
+    await this.raw.reset(collections, builds.map((build) => build.checkpoint));
+    // Declared on the empty generation first (instant): the store lays its tables out for them
+    // (SQLite keeps indexed fields in columns written with each document), then they are dropped.
+    await this.raw.ensureIndexes(builds.flatMap((build) => generationIndexes(build.slot.projection, build.target.generation)));
+    await this.raw.dropIndexes(collections);
     const started = performance.now();
     let lastLog = started;
     // One context across many batches of the log: a document written often is written once per
@@ -436,7 +436,7 @@ export class ProjectionRunner {
       }
       if (this.stopped) throw new Error('the service stopped before the rebuild switched');
       await flushed();
-      for (const build of builds) await writer.ensureIndexes(build.slot.projection.indexes);
+      await writer.ensureIndexes(builds.flatMap((build) => build.slot.projection.indexes));
       await this.exclusive(async () => {
         // Both generations to the same position: the live one to the head, the new one to where the live one stands.
         for (;;) {

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { compiledScript } from '../threads/compiled-script';
+import { packWrites } from './packed-writes';
 import type { GenerationWriter } from './port';
 import type { WriterReply, WriterRequest } from './sqlite-writer-thread';
 
@@ -43,7 +44,7 @@ export const threadGenerationWriter = (file: string): GenerationWriter => {
     });
   };
   return {
-    commit: (writes, checkpoints = []) => send({ op: 'commit', writes, checkpoints }),
+    commit: (writes, checkpoints = []) => send({ op: 'commit', writes: packWrites(writes), checkpoints }),
     ensureIndexes: (indexes) => send({ op: 'ensureIndexes', indexes }),
     close: () => {
       if (closing) return Promise.resolve();

@@ -1,11 +1,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../sqlite/open-database';
-import type { Checkpoint, IndexSpec, Write } from './port';
+import { type PackedWrites, unpackWrites } from './packed-writes';
+import type { Checkpoint, IndexSpec } from './port';
 import { SqliteReadStore } from './sqlite';
 
 /** What the service asks the generation writer's thread, and its answer to each (`error` null: done). */
 export type WriterRequest =
-  | { id: number; op: 'commit'; writes: readonly Write[]; checkpoints: readonly Checkpoint[] }
+  | { id: number; op: 'commit'; writes: PackedWrites; checkpoints: readonly Checkpoint[] }
   | { id: number; op: 'ensureIndexes'; indexes: readonly IndexSpec[] }
   | { id: number; op: 'close' };
 export type WriterReply = { id: number; error: string | null };
@@ -23,7 +24,7 @@ port.on('message', (request: WriterRequest) => {
   queue = queue.then(async () => {
     let error: string | null = null;
     try {
-      if (request.op === 'commit') await store.commit(request.writes, request.checkpoints);
+      if (request.op === 'commit') await store.commit(unpackWrites(request.writes), request.checkpoints);
       else if (request.op === 'ensureIndexes') await store.ensureIndexes(request.indexes);
       else {
         db.close();

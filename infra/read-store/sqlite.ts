@@ -172,31 +172,57 @@ export class SqliteReadStore implements ReadStore {
     }
   }
 
+  /**
+   * In one transaction (one commit, not one per column and index); a failure leaves the tables as
+   * they were. Immediate, as every transaction here that reads the schema before it writes: a
+   * deferred one would fail at its first write ("database is locked") if another connection had
+   * committed since its read, instead of waiting its turn.
+   */
   ensureIndexes(indexes: readonly IndexSpec[]): Promise<void> {
     return settle(() => {
-      for (const index of indexes) {
-        const name = this.ensureTable(index.collection, index.sharedDocuments);
-        if (index.fields.length === 0) continue;
-        if (this.shared.has(name)) throw new Error(`a collection of shared documents takes no index: ${index.collection}`);
-        this.ensureColumns(name, index.fields);
-        const fields = index.fields.map((f) => f.replace(/\./g, '_')).join('__');
-        // The same index over json_extract expressions, as tables were indexed before columns.
-        this.db.exec(`DROP INDEX IF EXISTS ${name}__${fields}`);
-        this.db.exec(
-          `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name}__by__${fields} ON ${name} (${index.fields.map(column).join(', ')})`,
-        );
+      try {
+        this.db.transaction(() => {
+          for (const index of indexes) {
+            const name = this.ensureTable(index.collection, index.sharedDocuments);
+            if (index.fields.length === 0) continue;
+            if (this.shared.has(name)) throw new Error(`a collection of shared documents takes no index: ${index.collection}`);
+            this.ensureColumns(name, index.fields);
+            const fields = index.fields.map((f) => f.replace(/\./g, '_')).join('__');
+            // The same index over json_extract expressions, as tables were indexed before columns.
+            this.db.exec(`DROP INDEX IF EXISTS ${name}__${fields}`);
+            this.db.exec(
+              `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${name}__by__${fields} ON ${name} (${index.fields.map(column).join(', ')})`,
+            );
+          }
+        }).immediate();
+      } catch (error) {
+        // Columns added in the rolled-back transaction are gone: the layouts are read again.
+        for (const { collection } of indexes) this.forgetLayout(collection);
+        throw error;
       }
     });
   }
 
-  dropIndexes(collections: readonly string[]): Promise<void> {
-    for (const collection of collections) {
-      const name = this.ensureTable(collection);
-      const indexes = this.prepare<[string], { name: string }>(
-        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
-      ).all(name);
-      for (const index of indexes) this.db.exec(`DROP INDEX IF EXISTS "${index.name}"`);
+  /** Forgets what this connection knows of a collection's table (another connection, or a rollback, changed it). */
+  private forgetLayout(collection: string): void {
+    const name = this.tableOf.get(collection);
+    this.tableOf.delete(collection);
+    if (name) {
+      this.tables.delete(name);
+      this.upserts.delete(name);
     }
+  }
+
+  dropIndexes(collections: readonly string[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const collection of collections) {
+        const name = this.ensureTable(collection);
+        const indexes = this.prepare<[string], { name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+        ).all(name);
+        for (const index of indexes) this.db.exec(`DROP INDEX IF EXISTS "${index.name}"`);
+      }
+    }).immediate();
     return Promise.resolve();
   }
 
@@ -386,14 +412,7 @@ export class SqliteReadStore implements ReadStore {
       ensureIndexes: async (indexes) => {
         await thread.ensureIndexes(indexes);
         // The thread may have given a table columns: its layout is read again at its next use here.
-        for (const { collection } of indexes) {
-          const name = this.tableOf.get(collection);
-          this.tableOf.delete(collection);
-          if (name) {
-            this.tables.delete(name);
-            this.upserts.delete(name);
-          }
-        }
+        for (const { collection } of indexes) this.forgetLayout(collection);
       },
     };
   }
@@ -406,7 +425,7 @@ export class SqliteReadStore implements ReadStore {
         if (this.columnNames(sharedTable(name)).length > 0) this.db.exec(`DELETE FROM ${sharedTable(name)}`);
       }
       for (const name of checkpointNames) this.prepare('DELETE FROM projection_checkpoints WHERE name = ?').run(name);
-    })();
+    }).immediate();
     return Promise.resolve();
   }
 

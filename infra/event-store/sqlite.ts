@@ -10,6 +10,7 @@ import {
   type StoredEvent,
   WrongExpectedRevision,
 } from './port';
+import { RecentEvents } from './recent-events';
 
 /** An event's columns, read as an array (no row object to build and throw away). */
 type Row = [globalPosition: number, streamId: string, streamPosition: number, eventId: string, type: string, version: number, data: string, metadata: string];
@@ -83,6 +84,8 @@ export class SqliteEventStore implements EventStore {
   private readonly listeners = new Set<AppendedListener>();
   private readonly appendingListeners = new Set<AppendingListener>();
   private readonly statements;
+  /** What this process's appends committed last: the followers' `readAll` takes it from here. */
+  private readonly recent = new RecentEvents();
 
   constructor(private readonly db: SqliteDatabase) {
     db.exec(`
@@ -123,8 +126,11 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
-  /** An append's statements; atomic in the savepoint (or transaction) `writeInGroup` runs it in. */
-  private readonly appendTx = (streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult => {
+  /**
+   * An append's statements; atomic in the savepoint (or transaction) `writeInGroup` runs it in. Its
+   * rows, as `readAll` would read them back, go to `rows`.
+   */
+  private readonly appendTx = (streamId: string, events: readonly NewEvent[], expected: ExpectedRevision, rows: Row[]): AppendResult => {
     const last = this.statements.lastRevision.get(streamId)?.rev ?? null;
     const actual = last === null ? 'no_stream' : last;
     if (expected === 'no_stream' ? actual !== 'no_stream' : expected !== 'any' && expected !== actual) {
@@ -134,16 +140,11 @@ export class SqliteEventStore implements EventStore {
     let position = 0n;
     for (const event of events) {
       revision += 1;
-      const info = this.statements.insert.run(
-        streamId,
-        revision,
-        event.id,
-        event.type,
-        event.version,
-        JSON.stringify(event.data),
-        JSON.stringify(event.metadata),
-      );
+      const data = JSON.stringify(event.data);
+      const metadata = JSON.stringify(event.metadata);
+      const info = this.statements.insert.run(streamId, revision, event.id, event.type, event.version, data, metadata);
       position = BigInt(info.lastInsertRowid);
+      rows.push([Number(info.lastInsertRowid), streamId, revision, event.id, event.type, event.version, data, metadata]);
       for (const listener of this.appendingListeners) {
         if (listener.types.has(event.type)) listener.appending({ ...event, streamId, revision, position });
       }
@@ -153,7 +154,12 @@ export class SqliteEventStore implements EventStore {
 
   /** Checked against `expected` in a savepoint of the connection's group commit; resolves (and tells the listeners) once committed. */
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    const result = await writeInGroup(this.db, () => this.appendTx(streamId, events, expected));
+    const rows: Row[] = [];
+    const result = await writeInGroup(
+      this.db,
+      () => this.appendTx(streamId, events, expected, rows),
+      () => this.recent.committed(rows.map(toStored)),
+    );
     if (events.length > 0) for (const listener of this.listeners) listener([streamId]);
     return result;
   }
@@ -167,7 +173,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   readAll(after: bigint, limit: number): Promise<StoredEvent[]> {
-    return Promise.resolve(this.statements.readAll.all(Number(after), limit).map(toStored));
+    return Promise.resolve(this.recent.take(after, limit) ?? this.statements.readAll.all(Number(after), limit).map(toStored));
   }
 
   headPosition(): Promise<bigint> {

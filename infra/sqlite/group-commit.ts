@@ -1,7 +1,7 @@
 import type { SqliteDatabase } from './open-database';
 import { settle } from './settle';
 
-type Waiter = { resolve: () => void; reject: (error: Error) => void };
+type Waiter = { resolve: () => void; reject: (error: Error) => void; onCommitted: (() => void) | undefined };
 
 type Statement = Readonly<{ run(): unknown }>;
 type Atomic = Readonly<{ begin: Statement; commit: Statement; rollback: Statement; savepoint: Statement; release: Statement; rollbackTo: Statement }>;
@@ -72,10 +72,10 @@ export class GroupCommit {
   constructor(private readonly db: SqliteDatabase) {}
 
   /** Runs `work` now inside the turn's transaction; resolves with its result once that transaction is committed. */
-  run<T>(work: () => T): Promise<T> {
+  run<T>(work: () => T, onCommitted?: () => void): Promise<T> {
     let staged: Staged<T>;
     try {
-      staged = this.stage(work);
+      staged = this.stage(work, onCommitted);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
@@ -89,8 +89,12 @@ export class GroupCommit {
    * acknowledges waits for that commit or a later one (which fails when this one did: see
    * `committed`'s users). Inside a transaction someone else opened, that owner commits it:
    * `committed` is then already resolved.
+   *
+   * `onCommitted`, if given, runs once this group's COMMIT has succeeded, before any of the group's
+   * promises settle, in the order the writes were staged (never for a write inside a transaction
+   * someone else opened, whose commit this cannot see).
    */
-  stage<T>(work: () => T): Staged<T> {
+  stage<T>(work: () => T, onCommitted?: () => void): Staged<T> {
     if (this.db.inTransaction && this.waiters === null) return { value: atomically(this.db, work), committed: Promise.resolve() };
     if (this.waiters === null) {
       this.db.exec('BEGIN IMMEDIATE');
@@ -99,7 +103,7 @@ export class GroupCommit {
     }
     // A savepoint of the open transaction, rolled back to on a throw.
     const value = atomically(this.db, work);
-    const committed = new Promise<void>((resolve, reject) => this.waiters!.push({ resolve, reject }));
+    const committed = new Promise<void>((resolve, reject) => this.waiters!.push({ resolve, reject, onCommitted }));
     // A caller that only needs the value leaves no unhandled rejection behind.
     committed.catch(() => undefined);
     return { value, committed };
@@ -120,6 +124,7 @@ export class GroupCommit {
       for (const waiter of waiters) waiter.reject(failure);
       return;
     }
+    for (const waiter of waiters) waiter.onCommitted?.();
     for (const waiter of waiters) waiter.resolve();
   }
 }
@@ -138,9 +143,16 @@ export const enableGroupCommit = (db: SqliteDatabase): GroupCommit => {
  * its own (a CLI, a test's second connection: other connections in the same process would wait
  * on a group's lock that only this loop can release).
  */
-export const writeInGroup = <T>(db: SqliteDatabase, work: () => T): Promise<T> => {
+export const writeInGroup = <T>(db: SqliteDatabase, work: () => T, onCommitted?: () => void): Promise<T> => {
   const group = groups.get(db);
-  return group ? group.run(work) : settle(() => atomically(db, work));
+  if (group) return group.run(work, onCommitted);
+  return settle(() => {
+    const nested = db.inTransaction;
+    const value = atomically(db, work);
+    // Committed here unless inside a transaction someone else opened (whose commit this cannot see).
+    if (!nested) onCommitted?.();
+    return value;
+  });
 };
 
 /**

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { NewEvent } from '../../infra/event-store/port';
 import { SqliteEventStore } from '../../infra/event-store/sqlite';
+import { commitGroup, enableGroupCommit } from '../../infra/sqlite/group-commit';
 import { openDatabase } from '../../infra/sqlite/open-database';
 import { testMetadata } from '../support/events';
 import { tempDir } from '../support/test-service';
@@ -23,5 +24,53 @@ describe('the embedded log read whole (readAll)', () => {
     expect(structuredClone(fourth)!.data).toEqual(event(4).data);
     expect(fourth).toMatchObject({ id: 'evt_4', streamId: 'organisation-org_1', revision: 3, position: 4n, type: 'OrganisationSettingsChanged', version: 1 });
     db.close();
+  });
+});
+
+describe('the log read whole right after appends (the latest committed events, kept in memory)', () => {
+  it('answers exactly the beginning of what reading the file answers, never a refused append, nor past a gap', async () => {
+    const file = join(tempDir('event-read-recent'), 'billing.sqlite');
+    const db = openDatabase(file);
+    enableGroupCommit(db);
+    const store = new SqliteEventStore(db);
+    const other = openDatabase(file);
+    const otherProcess = new SqliteEventStore(other);
+    let n = 0;
+    const next = () => event(++n);
+    // One turn's appends share a commit; the second first append to org_2 is refused (its events never committed).
+    const turn = await Promise.allSettled([
+      store.append('organisation-org_1', [next(), next()], 'no_stream'),
+      store.append('organisation-org_2', [next()], 'no_stream'),
+      store.append('organisation-org_2', [next(), next()], 'no_stream'),
+      store.append('organisation-org_3', [next()], 'no_stream'),
+    ]);
+    expect(turn.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    // Another process appends in between (this one never sees it committed): a gap in what is kept.
+    await otherProcess.append('organisation-org_9', [next()], 'no_stream');
+    await store.append('organisation-org_1', [next(), next(), next()], 1);
+    await store.append('organisation-org_4', [next()], 'no_stream');
+
+    const head = Number(await store.headPosition());
+    const fromFile = await otherProcess.readAll(0n, 100);
+    expect(fromFile.map((e) => Number(e.position))).toEqual(Array.from({ length: head }, (_, i) => i + 1));
+    const plain = (events: readonly unknown[]) => events.map((e) => ({ ...(e as object) }));
+    for (let after = 0; after <= head; after++) {
+      for (const limit of [1, 2, 3, 100]) {
+        const read = await store.readAll(BigInt(after), limit);
+        const expected = fromFile.filter((e) => e.position > BigInt(after)).slice(0, limit);
+        // A prefix: a follower asks again from where it got to.
+        expect(plain(read)).toEqual(plain(expected.slice(0, read.length)));
+        if (expected.length > 0) expect(read.length).toBeGreaterThan(0);
+      }
+    }
+    // Followed as a follower does (ask again from the last one read until nothing comes), every event is read once, in order.
+    const followed: number[] = [];
+    for (let batch = await store.readAll(0n, 2); batch.length > 0; batch = await store.readAll(batch[batch.length - 1]!.position, 2)) {
+      followed.push(...batch.map((e) => Number(e.position)));
+    }
+    expect(followed).toEqual(fromFile.map((e) => Number(e.position)));
+    commitGroup(db);
+    db.close();
+    other.close();
   });
 });

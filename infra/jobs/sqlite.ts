@@ -72,6 +72,8 @@ export class SqliteJobQueue<T> implements JobQueue<T> {
   private closed = false;
   /** Jobs added inside a transaction not yet committed (`addInTransaction`): never taken before it is. */
   private readonly uncommitted = new Set<string>();
+  /** When a take last looked for jobs whose lock has lapsed (see `take`). */
+  private lookedForLapsed = 0;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -85,6 +87,10 @@ export class SqliteJobQueue<T> implements JobQueue<T> {
         `SELECT id, data, attempts_made FROM jobs
          WHERE queue = ? AND ((status = 'waiting' AND run_at <= ?) OR (status = 'active' AND locked_until <= ?))
          ORDER BY run_at LIMIT ?`,
+      ),
+      // The waiting jobs alone: a range of the \`jobs_due\` index, where the query above reads every row of the queue and sorts them.
+      waiting: db.prepare<[string, number, number], Row>(
+        `SELECT id, data, attempts_made FROM jobs WHERE queue = ? AND status = 'waiting' AND run_at <= ? ORDER BY run_at LIMIT ?`,
       ),
       lock: db.prepare(
         `UPDATE jobs SET status = 'active', locked_until = ?
@@ -119,8 +125,15 @@ export class SqliteJobQueue<T> implements JobQueue<T> {
     // group commit (IMMEDIATE), taken only if the job is still due there: two processes on one file
     // never take the same job. The job runs without waiting for the take's commit: were it lost, the
     // job would run again, as after a crash.
+    //
+    // Jobs whose lock has lapsed (their runner's process died) are looked for too at most every
+    // POLL_MS, as the poll always did; in between, a take looks for waiting jobs only.
     this.take = (now) => {
-      const row = this.statements.due.all(this.name, now, now, 1 + this.uncommitted.size).find((due) => !this.uncommitted.has(due.id));
+      const limit = 1 + this.uncommitted.size;
+      const lapsedToo = now - this.lookedForLapsed >= POLL_MS;
+      if (lapsedToo) this.lookedForLapsed = now;
+      const due = lapsedToo ? this.statements.due.all(this.name, now, now, limit) : this.statements.waiting.all(this.name, now, limit);
+      const row = due.find((job) => !this.uncommitted.has(job.id));
       if (!row) return undefined;
       return this.write(() => this.statements.lock.run(now + this.lockMs, this.name, row.id, now, now).changes) === 1 ? row : undefined;
     };

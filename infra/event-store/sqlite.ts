@@ -158,7 +158,7 @@ export class SqliteEventStore implements EventStore {
     const result = await writeInGroup(
       this.db,
       () => this.appendTx(streamId, events, expected, rows),
-      () => this.recent.committed(rows.map(toStored)),
+      { onCommitted: () => this.recent.committed(rows.map(toStored)) },
     );
     if (events.length > 0) for (const listener of this.listeners) listener([streamId]);
     return result;

@@ -9,6 +9,9 @@ import {
   type StoredResponse,
 } from './port';
 
+/** Each write of the store is one statement (`beginNow` reads, then writes once): no savepoint around it. */
+const ONE_STATEMENT = { oneStatement: true } as const;
+
 type Row = { fingerprint: string; token: string | null; response: string | null; expires_ms: number };
 
 /** How often expired records are purged, and how many rows one purge statement deletes. */
@@ -116,7 +119,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   begin(scope: string, key: string, fingerprint: string, nowMs: number): Promise<BeginResult> {
     let staged;
     try {
-      staged = stageInGroup(this.db, () => this.beginNow(scope, key, fingerprint, nowMs));
+      staged = stageInGroup(this.db, () => this.beginNow(scope, key, fingerprint, nowMs), ONE_STATEMENT);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
@@ -135,7 +138,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     }
     return writeInGroup(this.db, () => {
       this.completeStmt.run(JSON.stringify(response), nowMs + this.options.lifetimeMs, scope, key, token);
-    });
+    }, ONE_STATEMENT);
   }
 
   release(scope: string, key: string, token: string): Promise<void> {
@@ -143,23 +146,23 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     this.uncommittedLocks.delete(token);
     return writeInGroup(this.db, () => {
       this.releaseStmt.run(scope, key, token);
-    });
+    }, ONE_STATEMENT);
   }
 
   forget(scope: string): Promise<void> {
     return writeInGroup(this.db, () => {
       this.forgetStmt.run(scope);
-    });
+    }, ONE_STATEMENT);
   }
 
   renew(scope: string, key: string, token: string, nowMs: number): Promise<void> {
     return writeInGroup(this.db, () => {
       this.renewStmt.run(nowMs + this.options.leaseMs, scope, key, token);
-    });
+    }, ONE_STATEMENT);
   }
 
   releaseAbandoned(): Promise<number> {
-    return writeInGroup(this.db, () => this.abandonedStmt.run(this.owner).changes);
+    return writeInGroup(this.db, () => this.abandonedStmt.run(this.owner).changes, ONE_STATEMENT);
   }
 
   close(): Promise<void> {

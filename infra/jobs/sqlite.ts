@@ -143,9 +143,10 @@ export class SqliteJobQueue<T> implements JobQueue<T> {
    * The queue's own bookkeeping (take, heartbeat, completion, retry, failure): in the turn's group
    * commit, not waited for, so it never costs a commit (an `fsync` on the loop) of its own. At least
    * once either way: a bookkeeping write lost to a crash or a failed commit runs the job again.
+   * Each is one statement (no savepoint: see `atomically`).
    */
   private write<R>(work: () => R): R {
-    return stageInGroup(this.db, work).value;
+    return stageInGroup(this.db, work, { oneStatement: true }).value;
   }
 
   add(id: string, data: T, options: { delayMs?: number } = {}): Promise<void> {
@@ -162,7 +163,7 @@ export class SqliteJobQueue<T> implements JobQueue<T> {
    */
   addInTransaction(id: string, data: T, options: { delayMs?: number } = {}): Promise<void> {
     const delayMs = options.delayMs ?? 0;
-    const { committed } = stageInGroup(this.db, () => this.statements.add.run(this.name, id, JSON.stringify(data), Date.now() + delayMs));
+    const { committed } = stageInGroup(this.db, () => this.statements.add.run(this.name, id, JSON.stringify(data), Date.now() + delayMs), { oneStatement: true });
     // Not taken before its commit: it could still be rolled back with the append of its event.
     this.uncommitted.add(id);
     committed.then(

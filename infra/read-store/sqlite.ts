@@ -299,9 +299,14 @@ export class SqliteReadStore implements ReadStore {
     // waited for them land in the same group.
     let staged;
     try {
-      staged = stageInGroup(this.db, () => {
-        for (const { sql, params } of statements) this.prepare(sql).run(...params);
-      });
+      staged = stageInGroup(
+        this.db,
+        () => {
+          for (const { sql, params } of statements) this.prepare(sql).run(...params);
+        },
+        // A commit of one statement (a follower's checkpoint, say) needs no savepoint around it.
+        { oneStatement: statements.length === 1 },
+      );
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }

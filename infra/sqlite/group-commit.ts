@@ -3,17 +3,28 @@ import { settle } from './settle';
 
 type Waiter = { resolve: () => void; reject: (error: Error) => void; onCommitted: (() => void) | undefined };
 
+/**
+ * How a write joins the group. `onCommitted` runs once the group's COMMIT has succeeded, before any
+ * of its promises settle, in the order the writes were staged (never for a write inside a
+ * transaction someone else opened, whose commit this cannot see). `oneStatement`: see `atomically`.
+ */
+export type WriteOptions = Readonly<{ onCommitted?: () => void; oneStatement?: boolean }>;
+
 type Statement = Readonly<{ run(): unknown }>;
 type Atomic = Readonly<{ begin: Statement; commit: Statement; rollback: Statement; savepoint: Statement; release: Statement; rollbackTo: Statement }>;
 const atomics = new WeakMap<SqliteDatabase, Atomic>();
 
 /**
  * Runs `work` atomically: as a savepoint of the transaction open on `db`, else in a transaction of
- * its own (`BEGIN IMMEDIATE`); a throw undoes what it wrote and propagates. What `db.transaction(work)()`
+ * its own (`BEGIN IMMEDIATE`); a throw undoes what it wrote and propagates. `oneStatement`: `work`
+ * runs a single write statement (and nothing after it that can throw), which needs no savepoint. What `db.transaction(work)()`
  * does, with the statements prepared once per connection: better-sqlite3 builds four wrapped functions
  * per `transaction` call, which cost the loop more than the savepoint itself (every write makes one).
  */
-export const atomically = <T>(db: SqliteDatabase, work: () => T): T => {
+export const atomically = <T>(db: SqliteDatabase, work: () => T, oneStatement = false): T => {
+  // One statement is atomic by itself: SQLite undoes a failed statement's changes and leaves the
+  // transaction open, as a savepoint rolled back to would. Only a transaction of its own is needed.
+  if (oneStatement && db.inTransaction) return work();
   let atomic = atomics.get(db);
   if (!atomic) {
     atomic = {
@@ -72,10 +83,10 @@ export class GroupCommit {
   constructor(private readonly db: SqliteDatabase) {}
 
   /** Runs `work` now inside the turn's transaction; resolves with its result once that transaction is committed. */
-  run<T>(work: () => T, onCommitted?: () => void): Promise<T> {
+  run<T>(work: () => T, options: WriteOptions = {}): Promise<T> {
     let staged: Staged<T>;
     try {
-      staged = this.stage(work, onCommitted);
+      staged = this.stage(work, options);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
@@ -89,20 +100,16 @@ export class GroupCommit {
    * acknowledges waits for that commit or a later one (which fails when this one did: see
    * `committed`'s users). Inside a transaction someone else opened, that owner commits it:
    * `committed` is then already resolved.
-   *
-   * `onCommitted`, if given, runs once this group's COMMIT has succeeded, before any of the group's
-   * promises settle, in the order the writes were staged (never for a write inside a transaction
-   * someone else opened, whose commit this cannot see).
    */
-  stage<T>(work: () => T, onCommitted?: () => void): Staged<T> {
-    if (this.db.inTransaction && this.waiters === null) return { value: atomically(this.db, work), committed: Promise.resolve() };
+  stage<T>(work: () => T, { onCommitted, oneStatement = false }: WriteOptions = {}): Staged<T> {
+    if (this.db.inTransaction && this.waiters === null) return { value: atomically(this.db, work, oneStatement), committed: Promise.resolve() };
     if (this.waiters === null) {
       this.db.exec('BEGIN IMMEDIATE');
       this.waiters = [];
       setImmediate(() => this.commit());
     }
     // A savepoint of the open transaction, rolled back to on a throw.
-    const value = atomically(this.db, work);
+    const value = atomically(this.db, work, oneStatement);
     const committed = new Promise<void>((resolve, reject) => this.waiters!.push({ resolve, reject, onCommitted }));
     // A caller that only needs the value leaves no unhandled rejection behind.
     committed.catch(() => undefined);
@@ -143,14 +150,14 @@ export const enableGroupCommit = (db: SqliteDatabase): GroupCommit => {
  * its own (a CLI, a test's second connection: other connections in the same process would wait
  * on a group's lock that only this loop can release).
  */
-export const writeInGroup = <T>(db: SqliteDatabase, work: () => T, onCommitted?: () => void): Promise<T> => {
+export const writeInGroup = <T>(db: SqliteDatabase, work: () => T, options: WriteOptions = {}): Promise<T> => {
   const group = groups.get(db);
-  if (group) return group.run(work, onCommitted);
+  if (group) return group.run(work, options);
   return settle(() => {
     const nested = db.inTransaction;
-    const value = atomically(db, work);
+    const value = atomically(db, work, options.oneStatement);
     // Committed here unless inside a transaction someone else opened (whose commit this cannot see).
-    if (!nested) onCommitted?.();
+    if (!nested) options.onCommitted?.();
     return value;
   });
 };
@@ -159,9 +166,9 @@ export const writeInGroup = <T>(db: SqliteDatabase, work: () => T, onCommitted?:
  * An adapter's write whose caller goes on before its commit (see `GroupCommit.stage`); without a
  * group commit, in a transaction of its own, committed when this returns. A throw propagates.
  */
-export const stageInGroup = <T>(db: SqliteDatabase, work: () => T): Staged<T> => {
+export const stageInGroup = <T>(db: SqliteDatabase, work: () => T, options: WriteOptions = {}): Staged<T> => {
   const group = groups.get(db);
-  return group ? group.stage(work) : { value: atomically(db, work), committed: Promise.resolve() };
+  return group ? group.stage(work, options) : { value: atomically(db, work, options.oneStatement), committed: Promise.resolve() };
 };
 
 /** Commits the connection's open group, if any: before it closes. */

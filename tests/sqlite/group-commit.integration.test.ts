@@ -126,6 +126,22 @@ describe('group commit on the embedded SQLite connection', () => {
     await expect(stores.events.append('s2', [event('Retried')], 'no_stream')).resolves.toMatchObject({ nextExpectedRevision: 0 });
   });
 
+  it('rolls back a one-statement write (no savepoint) that fails part-way, and only it', async () => {
+    const { db } = opened;
+    db.exec('CREATE TABLE numbers (n INTEGER PRIMARY KEY)');
+    const ids = () => db.prepare<[], { n: number }>('SELECT n FROM numbers ORDER BY n').all().map((row) => row.n);
+    await writeInGroup(db, () => db.prepare('INSERT INTO numbers (n) VALUES (1)').run(), { oneStatement: true });
+    const writes = [
+      writeInGroup(db, () => db.prepare('INSERT INTO numbers (n) VALUES (2)').run(), { oneStatement: true }),
+      // One statement inserting 3 before it finds 1 taken: SQLite undoes the statement, and the group goes on.
+      writeInGroup(db, () => db.prepare('INSERT INTO numbers (n) VALUES (3), (1)').run(), { oneStatement: true }),
+      writeInGroup(db, () => db.prepare('INSERT INTO numbers (n) VALUES (4)').run(), { oneStatement: true }),
+    ];
+    const outcomes = await Promise.allSettled(writes);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(ids()).toEqual([1, 2, 4]);
+  });
+
   it('runs a write inside a transaction someone else opened as a savepoint of it', async () => {
     const { stores, committed, db } = opened;
     db.exec('BEGIN');

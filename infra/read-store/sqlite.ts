@@ -288,10 +288,11 @@ export class SqliteReadStore implements ReadStore {
   commit(writes: readonly Write[], checkpoints: readonly Checkpoint[] = [], visible?: () => void): Promise<void> {
     // Resolved to SQL first (tables made, indexed fields' columns read from each put document): what runs in the transaction is statements and values.
     const statements = writes.flatMap((write) => this.sqlOf(write));
-    for (const checkpoint of checkpoints) {
+    // Every checkpoint in one statement (the runner moves one per projection at each batch).
+    if (checkpoints.length > 0) {
       statements.push({
-        sql: 'INSERT INTO projection_checkpoints (name, position) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position',
-        params: [checkpoint.name, checkpoint.position.toString()],
+        sql: `INSERT INTO projection_checkpoints (name, position) VALUES ${checkpoints.map(() => '(?, ?)').join(', ')} ON CONFLICT(name) DO UPDATE SET position = excluded.position`,
+        params: checkpoints.flatMap((checkpoint) => [checkpoint.name, checkpoint.position.toString()]),
       });
     }
     // Atomic in its savepoint of the turn's group commit (or its own transaction), and read on this

@@ -179,6 +179,17 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
       expect(await store.get(collection, 'item_001')).not.toBeNull();
     });
 
+    it('moves several checkpoints in one commit, new ones and known ones', async () => {
+      const [first, second, third] = [1, 2, 3].map((n) => `cp_${collection}_${n}`);
+      await store.commit([], [{ name: first!, position: 5n }]);
+      await store.commit([{ op: 'put', collection, doc: item(1) }], [
+        { name: first!, position: 9n },
+        { name: second!, position: 7n },
+        { name: third!, position: 123n },
+      ]);
+      expect([await store.checkpoint(first!), await store.checkpoint(second!), await store.checkpoint(third!)]).toEqual([9n, 7n, 123n]);
+    });
+
     it('changes nothing, checkpoint included, when a batch fails', async () => {
       const checkpointName = `cp_${collection}`;
       await store.ensureIndexes([{ collection, fields: ['email'], unique: true }]);

@@ -131,7 +131,10 @@ export class SqliteEventStore implements EventStore {
    * rows, as `readAll` would read them back, go to `rows`.
    */
   private readonly appendTx = (streamId: string, events: readonly NewEvent[], expected: ExpectedRevision, rows: Row[]): AppendResult => {
-    const last = this.statements.lastRevision.get(streamId)?.rev ?? null;
+    // A stream's first events need no look for its last revision: the log's unique (stream, position)
+    // refuses the first of them if the stream exists, and only then is the revision read, for the refusal.
+    const first = expected === 'no_stream' && events.length > 0;
+    const last = first ? null : this.lastRevision(streamId);
     const actual = last === null ? 'no_stream' : last;
     if (expected === 'no_stream' ? actual !== 'no_stream' : expected !== 'any' && expected !== actual) {
       throw new WrongExpectedRevision(streamId, expected, actual);
@@ -142,7 +145,14 @@ export class SqliteEventStore implements EventStore {
       revision += 1;
       const data = JSON.stringify(event.data);
       const metadata = JSON.stringify(event.metadata);
-      const info = this.statements.insert.run(streamId, revision, event.id, event.type, event.version, data, metadata);
+      let info;
+      try {
+        info = this.statements.insert.run(streamId, revision, event.id, event.type, event.version, data, metadata);
+      } catch (error) {
+        const found = first && revision === 0 ? this.lastRevision(streamId) : null;
+        if (found !== null) throw new WrongExpectedRevision(streamId, expected, found);
+        throw error;
+      }
       position = BigInt(info.lastInsertRowid);
       rows.push([Number(info.lastInsertRowid), streamId, revision, event.id, event.type, event.version, data, metadata]);
       for (const listener of this.appendingListeners) {
@@ -151,6 +161,10 @@ export class SqliteEventStore implements EventStore {
     }
     return { nextExpectedRevision: revision, position };
   };
+
+  private lastRevision(streamId: string): number | null {
+    return this.statements.lastRevision.get(streamId)?.rev ?? null;
+  }
 
   /** Checked against `expected` in a savepoint of the connection's group commit; resolves (and tells the listeners) once committed. */
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { NewEvent } from '../../infra/event-store/port';
+import { type NewEvent, WrongExpectedRevision } from '../../infra/event-store/port';
 import { SqliteEventStore } from '../../infra/event-store/sqlite';
 import { commitGroup, enableGroupCommit } from '../../infra/sqlite/group-commit';
 import { openDatabase } from '../../infra/sqlite/open-database';
@@ -72,5 +72,26 @@ describe('the log read whole right after appends (the latest committed events, k
     commitGroup(db);
     db.close();
     other.close();
+  });
+});
+
+describe('a stream’s first append on the embedded log (refused by the unique stream and position, not looked up first)', () => {
+  it('refuses it on a stream that exists, naming the stream’s revision; any other failure stays itself', async () => {
+    const db = openDatabase(join(tempDir('event-first-append'), 'billing.sqlite'));
+    const store = new SqliteEventStore(db);
+    await store.append('organisation-org_1', [event(1), event(2)], 'no_stream');
+    const refused = await store.append('organisation-org_1', [event(3)], 'no_stream').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(WrongExpectedRevision);
+    expect(refused).toMatchObject({ streamId: 'organisation-org_1', expected: 'no_stream', actual: 1 });
+    // Nothing to append still checks the stream.
+    await expect(store.append('organisation-org_1', [], 'no_stream')).rejects.toMatchObject({ actual: 1 });
+    // A new stream whose event id is taken: the log's own refusal, not a revision conflict, and nothing appended.
+    const duplicate = await store.append('organisation-org_2', [event(4), event(1)], 'no_stream').catch((error: unknown) => error);
+    expect(duplicate).toBeInstanceOf(Error);
+    expect(duplicate).not.toBeInstanceOf(WrongExpectedRevision);
+    expect(await store.readStream('organisation-org_2')).toEqual([]);
+    await expect(store.append('organisation-org_2', [event(5)], 'no_stream')).resolves.toMatchObject({ nextExpectedRevision: 0 });
+    expect((await store.readStream('organisation-org_1')).map((e) => e.id)).toEqual(['evt_1', 'evt_2']);
+    db.close();
   });
 });

@@ -25,6 +25,7 @@ import { lifecycleRoutes } from './public/lifecycle';
 import { subscriptionRoutes } from './public/subscriptions';
 import { usageRoutes } from './public/usage';
 import { type RouteRegistry, route } from './route';
+import { dispatchBySegments } from './segment-dispatch';
 
 export type App = Readonly<{ app: Express; routes: RouteRegistry }>;
 
@@ -101,7 +102,7 @@ export const createApp = (deps: ApiDeps): App => {
   usageRoutes(v1, routes, deps);
   // Each /v1 route reads its body once the key's scope is checked (`publicRoute`).
   app.use('/v1', authenticate(deps));
-  app.use(v1);
+  app.use(dispatchBySegments(v1));
 
   app.use(unknownEndpoint());
   app.use(errorHandler(deps.logger));

@@ -1,10 +1,12 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
-import { formatRatio, formatResult, type LoadResult, runLoad } from './load';
+import { formatRatio, formatResult, type LoadRequest, type LoadResult, runLoad } from './load';
 import type { BenchSeed, Served, WorkDone } from './serve';
 
 export type HttpOptions = Readonly<{
   requests: number;
+  /** Requests sent before each row's measured load and not counted: the JIT compiles the hot paths during the first few hundred. */
+  warmup: number;
   connections: number;
   usageBatches: number;
   idempotencyRecords: number;
@@ -20,7 +22,6 @@ export const HTTP_ROWS = ['creations', 'usage', 'seeded'] as const;
 // The API allows 120 requests a minute per key: the load is spread over enough keys.
 const REQUESTS_PER_KEY = 100;
 const EVENTS_PER_BATCH = 100;
-const keysFor = (requests: number) => Math.ceil(requests / REQUESTS_PER_KEY) + 1;
 
 const formatWork = (work: WorkDone, requests: number): string => {
   const each = (n: number) => (n / requests).toFixed(2);
@@ -49,8 +50,9 @@ const startServer = async (target: 'bare' | 'service', seed: BenchSeed | null, p
       child.once('message', (answer) => resolve((answer as { work: WorkDone | null }).work));
       child.send(message);
     });
-  /** Runs a load and reads what the service did for it. */
-  const measure = async (load: () => Promise<LoadResult>): Promise<LoadResult & { work: WorkDone | null }> => {
+  /** Runs `warmup` (not counted), then `load`, and reads what the service did for `load`. */
+  const measure = async (warmup: () => Promise<unknown>, load: () => Promise<LoadResult>): Promise<LoadResult & { work: WorkDone | null }> => {
+    await warmup();
     await ask('reset');
     const result = await load();
     return { ...result, work: await ask('read') };
@@ -86,9 +88,15 @@ export const httpBench = async (options: HttpOptions, print: (line: string) => v
     return result;
   };
 
+  const { warmup } = options;
+  /** The warm-up's requests follow the measured ones' (`total` on): their own API keys, Idempotency-Keys and event ids. */
+  const warmThenLoad = (origin: string, total: number, makeRequest: (i: number) => LoadRequest) =>
+    [() => (warmup > 0 ? runLoad(origin, warmup, connections, (i) => makeRequest(total + i)) : Promise.resolve()), () => runLoad(origin, total, connections, makeRequest)] as const;
+  const keysFor = (requests: number) => Math.ceil((requests + warmup) / REQUESTS_PER_KEY) + 1;
+
   const bare = await startServer('bare', null, null);
   const body = JSON.stringify({ customer_code: 'ACME', plan_code: 'team', units: 3 });
-  const baseline = row('baseline: bare Express JSON POST', await runLoad(bare.origin, requests * 5, connections, () => ({ path: '/echo', headers: {}, body })));
+  const baseline = row('baseline: bare Express JSON POST', await bare.measure(...warmThenLoad(bare.origin, requests * 5, () => ({ path: '/echo', headers: {}, body }))));
   await bare.stop();
 
   const { rows } = options;
@@ -106,7 +114,7 @@ export const httpBench = async (options: HttpOptions, print: (line: string) => v
       options.profileDir,
     );
     if (rows.has('creations')) {
-      created = row('POST /v1/subscriptions (+ first invoice)', await empty.measure(() => runLoad(empty.origin, requests, connections, creations(empty.served, 'empty'))));
+      created = row('POST /v1/subscriptions (+ first invoice)', await empty.measure(...warmThenLoad(empty.origin, requests, creations(empty.served, 'empty'))));
       print(formatRatio('subscription creation', created, baseline));
       measured.push(created);
     }
@@ -115,8 +123,8 @@ export const httpBench = async (options: HttpOptions, print: (line: string) => v
       const { metered } = empty.served;
       const usage = row(
         `POST /v1/usage_events (${EVENTS_PER_BATCH} a batch)`,
-        await empty.measure(() =>
-          runLoad(empty.origin, options.usageBatches, connections, (i) => ({
+        await empty.measure(
+          ...warmThenLoad(empty.origin, options.usageBatches, (i) => ({
             path: '/v1/usage_events',
             headers: { authorization: `Bearer ${empty.served.keys['usage:write']![Math.floor(i / REQUESTS_PER_KEY)]}` },
             body: JSON.stringify({
@@ -140,7 +148,7 @@ export const httpBench = async (options: HttpOptions, print: (line: string) => v
     );
     const withData = row(
       `  … ${options.idempotencyRecords} idempotency records, ${options.organisationEvents}-event org`,
-      await seeded.measure(() => runLoad(seeded.origin, requests, connections, creations(seeded.served, 'seeded'))),
+      await seeded.measure(...warmThenLoad(seeded.origin, requests, creations(seeded.served, 'seeded'))),
     );
     print(formatRatio('with data', withData, baseline));
     if (created) print(`  with data: ${(withData.perSecond / created.perSecond).toFixed(3)} × the empty-database figure`);

@@ -18,6 +18,7 @@ const sections: Record<string, () => Promise<boolean>> = {
   http: async () => {
     const options = {
       requests: env('BENCH_REQUESTS', 1000),
+      warmup: env('BENCH_WARMUP', 500),
       connections: env('BENCH_CONNECTIONS', 16),
       usageBatches: env('BENCH_USAGE_BATCHES', 1000),
       idempotencyRecords: env('BENCH_IDEMPOTENCY_RECORDS', 100_000),
@@ -27,7 +28,7 @@ const sections: Record<string, () => Promise<boolean>> = {
     };
     const unknown = [...options.rows].filter((name) => !(HTTP_ROWS as readonly string[]).includes(name));
     if (unknown.length > 0) throw new Error(`unknown bench rows ${unknown.join(', ')}; known: ${HTTP_ROWS.join(', ')}`);
-    print(`http: autocannon, ${options.connections} connections, ${options.requests} requests a row (the baseline 5 ×), Node ${process.version}`);
+    print(`http: autocannon, ${options.connections} connections, ${options.requests} requests a row (the baseline 5 ×) after ${options.warmup} not counted, Node ${process.version}`);
     return httpBench(options, print);
   },
   scale: async () => {

@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { formatRatio, formatResult, type LoadRequest, type LoadResult, runLoad } from './load';
 import type { BenchSeed, Served, WorkDone } from './serve';
@@ -9,6 +10,8 @@ export type HttpOptions = Readonly<{
   warmup: number;
   connections: number;
   usageBatches: number;
+  /** A usage row per kind of event id, in this order: `ordered` (bench-<batch>-<n>), `random` (UUIDs). */
+  usageIds: readonly UsageIds[];
   idempotencyRecords: number;
   organisationEvents: number;
   /** Where the servers write CPU profiles (`--cpu-prof`); null for none. */
@@ -18,6 +21,8 @@ export type HttpOptions = Readonly<{
 }>;
 
 export const HTTP_ROWS = ['creations', 'usage', 'seeded'] as const;
+export const USAGE_IDS = ['ordered', 'random'] as const;
+export type UsageIds = (typeof USAGE_IDS)[number];
 
 // The API allows 120 requests a minute per key: the load is spread over enough keys.
 const REQUESTS_PER_KEY = 100;
@@ -108,7 +113,7 @@ export const httpBench = async (options: HttpOptions, print: (line: string) => v
       {
         idempotencyRecords: 0,
         organisationEvents: 0,
-        keys: { 'subscriptions:write': rows.has('creations') ? keysFor(requests) : 0, 'usage:write': rows.has('usage') ? keysFor(options.usageBatches) : 0 },
+        keys: { 'subscriptions:write': rows.has('creations') ? keysFor(requests) : 0, 'usage:write': rows.has('usage') ? keysFor((options.usageBatches + warmup) * options.usageIds.length) : 0 },
         meteredSubscriptions: rows.has('usage') ? connections : 0,
       },
       options.profileDir,
@@ -121,21 +126,30 @@ export const httpBench = async (options: HttpOptions, print: (line: string) => v
     if (rows.has('usage')) {
       // Usage ingestion: one usage-only subscription per connection, so batches append to different streams.
       const { metered } = empty.served;
-      const usage = row(
-        `POST /v1/usage_events (${EVENTS_PER_BATCH} a batch)`,
-        await empty.measure(
-          ...warmThenLoad(empty.origin, options.usageBatches, (i) => ({
-            path: '/v1/usage_events',
-            headers: { authorization: `Bearer ${empty.served.keys['usage:write']![Math.floor(i / REQUESTS_PER_KEY)]}` },
-            body: JSON.stringify({
-              events: Array.from({ length: EVENTS_PER_BATCH }, (_, k) => ({ event_id: `bench-${i}-${k}`, subscription: metered[i % metered.length], meter_code: 'api_calls', quantity: '1.5' })),
+      for (const [run, ids] of options.usageIds.entries()) {
+        // Ordered ids sort in the order they arrive; random ones (UUIDs, what most integrators send) land all over the id index.
+        const eventId = ids === 'random' ? () => randomUUID() : (i: number, k: number) => `bench-${i}-${k}`;
+        // Each run's requests (its warm-up's too) take API keys of their own.
+        const first = run * (options.usageBatches + warmup);
+        const usage = row(
+          `POST /v1/usage_events (${EVENTS_PER_BATCH} a batch, ${ids} ids)`,
+          await empty.measure(
+            ...warmThenLoad(empty.origin, options.usageBatches, (n) => {
+              const i = first + n;
+              return {
+                path: '/v1/usage_events',
+                headers: { authorization: `Bearer ${empty.served.keys['usage:write']![Math.floor(i / REQUESTS_PER_KEY)]}` },
+                body: JSON.stringify({
+                  events: Array.from({ length: EVENTS_PER_BATCH }, (_, k) => ({ event_id: eventId(i, k), subscription: metered[i % metered.length], meter_code: 'api_calls', quantity: '1.5' })),
+                }),
+              };
             }),
-          })),
-        ),
-      );
-      print(`  usage ingestion: ${(usage.perSecond * EVENTS_PER_BATCH).toFixed(0)} events/s (durable, de-duplicated by event_id)`);
-      print(formatRatio('usage batches', usage, baseline));
-      measured.push(usage);
+          ),
+        );
+        print(`  usage ingestion: ${(usage.perSecond * EVENTS_PER_BATCH).toFixed(0)} events/s (durable, de-duplicated by event_id)`);
+        print(formatRatio('usage batches', usage, baseline));
+        measured.push(usage);
+      }
     }
     await empty.stop();
   }

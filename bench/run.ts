@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { HTTP_ROWS, httpBench } from './http';
+import { HTTP_ROWS, httpBench, USAGE_IDS, type UsageIds } from './http';
 import { scaleRows } from './scale';
 
 /**
@@ -21,6 +21,7 @@ const sections: Record<string, () => Promise<boolean>> = {
       warmup: env('BENCH_WARMUP', 500),
       connections: env('BENCH_CONNECTIONS', 16),
       usageBatches: env('BENCH_USAGE_BATCHES', 1000),
+      usageIds: (process.env.BENCH_USAGE_IDS ?? USAGE_IDS.join(',')).split(',').map((name) => name.trim()) as UsageIds[],
       idempotencyRecords: env('BENCH_IDEMPOTENCY_RECORDS', 100_000),
       organisationEvents: env('BENCH_ORG_EVENTS', 1000),
       profileDir,
@@ -28,6 +29,8 @@ const sections: Record<string, () => Promise<boolean>> = {
     };
     const unknown = [...options.rows].filter((name) => !(HTTP_ROWS as readonly string[]).includes(name));
     if (unknown.length > 0) throw new Error(`unknown bench rows ${unknown.join(', ')}; known: ${HTTP_ROWS.join(', ')}`);
+    const unknownIds = options.usageIds.filter((name) => !(USAGE_IDS as readonly string[]).includes(name));
+    if (unknownIds.length > 0) throw new Error(`unknown BENCH_USAGE_IDS ${unknownIds.join(', ')}; known: ${USAGE_IDS.join(', ')}`);
     print(`http: autocannon, ${options.connections} connections, ${options.requests} requests a row (the baseline 5 ×) after ${options.warmup} not counted, Node ${process.version}`);
     return httpBench(options, print);
   },

@@ -97,7 +97,8 @@ export const httpBench = async (options: HttpOptions, print: (line: string) => v
   /** The warm-up's requests follow the measured ones' (`total` on): their own API keys, Idempotency-Keys and event ids. */
   const warmThenLoad = (origin: string, total: number, makeRequest: (i: number) => LoadRequest) =>
     [() => (warmup > 0 ? runLoad(origin, warmup, connections, (i) => makeRequest(total + i)) : Promise.resolve()), () => runLoad(origin, total, connections, makeRequest)] as const;
-  const keysFor = (requests: number) => Math.ceil((requests + warmup) / REQUESTS_PER_KEY) + 1;
+  /** API keys for `runs` loads of `requests` each, their warm-ups too. */
+  const keysFor = (runs: number, requests: number) => Math.ceil((runs * (requests + warmup)) / REQUESTS_PER_KEY) + 1;
 
   const bare = await startServer('bare', null, null);
   const body = JSON.stringify({ customer_code: 'ACME', plan_code: 'team', units: 3 });
@@ -113,7 +114,7 @@ export const httpBench = async (options: HttpOptions, print: (line: string) => v
       {
         idempotencyRecords: 0,
         organisationEvents: 0,
-        keys: { 'subscriptions:write': rows.has('creations') ? keysFor(requests) : 0, 'usage:write': rows.has('usage') ? keysFor((options.usageBatches + warmup) * options.usageIds.length) : 0 },
+        keys: { 'subscriptions:write': rows.has('creations') ? keysFor(1, requests) : 0, 'usage:write': rows.has('usage') ? keysFor(options.usageIds.length, options.usageBatches) : 0 },
         meteredSubscriptions: rows.has('usage') ? connections : 0,
       },
       options.profileDir,
@@ -157,7 +158,7 @@ export const httpBench = async (options: HttpOptions, print: (line: string) => v
   if (rows.has('seeded')) {
     const seeded = await startServer(
       'service',
-      { idempotencyRecords: options.idempotencyRecords, organisationEvents: options.organisationEvents, keys: { 'subscriptions:write': keysFor(requests) }, meteredSubscriptions: 0 },
+      { idempotencyRecords: options.idempotencyRecords, organisationEvents: options.organisationEvents, keys: { 'subscriptions:write': keysFor(1, requests) }, meteredSubscriptions: 0 },
       options.profileDir,
     );
     const withData = row(

@@ -4,44 +4,38 @@ import type { ProjectionContext } from './projection';
 
 type Erasure = Readonly<{ field: string; eq: string }>;
 
-/**
- * Buffers a batch's writes so they commit together, while later events in the batch read them.
- * A put keeps the document as JSON text: a copy the handler can no longer change, made once, and
- * the very text the store writes (a document put many times in a batch is written once, as last put).
- * Beside it, the values of the fields the collection's indexes name (`indexed`), taken as put, for
- * a store that indexes them without parsing the text.
- */
-type Put = Readonly<{ json: string; fields?: Record<string, unknown> }>;
-/** A document of a `putEach`: the fields it shares with the others of that call (the same object for all). */
-type Each = Readonly<{ each: Readonly<Record<string, unknown>> }>;
-
-const fieldOf = (put: Put | Each, field: string): unknown => {
-  if ('each' in put) return put.each[field];
-  return put.fields && field in put.fields ? put.fields[field] : (JSON.parse(put.json) as Doc)[field];
-};
+/** The documents of one `putEach`: the fields they share (one object for all their ids). */
+class Each {
+  constructor(readonly shared: Readonly<Record<string, unknown>>) {}
+}
 
 /**
- * A collection's pending writes, in id order (neighbouring keys: a long batch fills its table's
- * b-tree page by page); the documents of one `putEach` still pending (not replaced since) go in one write.
+ * A pending write: the document as put (held as the object, serialised once when the batch is
+ * written: a document put many times in a batch costs one serialisation, as last put), the shared
+ * fields of a `putEach`, or null for a deletion.
  */
-const collectionWrites = (collection: string, docs: ReadonlyMap<string, Put | Each | null>): Write[] => {
-  const writes: Write[] = [];
-  const each = new Map<Each, string[]>();
-  for (const [id, put] of [...docs].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (put === null) writes.push({ op: 'delete', collection, id });
-    else if ('each' in put) {
-      const ids = each.get(put);
-      if (ids) ids.push(id);
-      else each.set(put, [id]);
-    } else writes.push({ op: 'put_json', collection, id, ...put });
+type Held = Doc | Each | null;
+
+/**
+ * Handlers never change a document after putting it, nor one they got (they put a changed copy):
+ * the batch hands back the very object it holds. Under test every held document is frozen, so a
+ * handler that breaks the rule fails its tests instead of changing a pending document unseen.
+ * (Frozen in production too, the objects cost the collector about three times as much.)
+ */
+const freezeHeld = process.env.NODE_ENV === 'test';
+const deepFreeze = <T>(value: T): T => {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
   }
-  for (const [put, ids] of each) writes.push({ op: 'put_each', collection, ids, doc: put.each });
-  return writes;
+  return value;
 };
+
+const fieldOf = (held: Doc | Each, field: string): unknown => (held instanceof Each ? held.shared[field] : held[field]);
 
 export type BatchContext = ProjectionContext & {
-  /** The characters of JSON (and ids) the batch holds: what a caller bounds a long batch by. */
-  bytes(): number;
+  /** The writes the batch holds (one per document): what a caller bounds a long batch by. */
+  held(): number;
   /** What to commit: the deletions by field first, then each collection's writes (`collectionWrites`). */
   writes(): Write[];
 };
@@ -51,11 +45,12 @@ export const batchContext = (
   readStore: Pick<ReadStore, 'get'>,
   indexed: ReadonlyMap<string, readonly string[]> = new Map(),
 ): BatchContext => {
-  const pending = new Map<string, Map<string, Put | Each | null>>();
+  const pending = new Map<string, Map<string, Held>>();
   // Deletions by field, per collection: committed before the writes by id, so a document the batch
   // wrote before the deletion is deleted with it (its pending write becomes a delete), and one written
   // after it stays.
   const erasures = new Map<string, Erasure[]>();
+  let held = 0;
   const of = (collection: string) => {
     let docs = pending.get(collection);
     if (!docs) {
@@ -64,15 +59,12 @@ export const batchContext = (
     }
     return docs;
   };
-  let bytes = 0;
-  // What a pending write holds: its JSON, or for a document of a `putEach` its id (the document is shared).
-  const size = (id: string, put: Put | Each | null | undefined) => (!put ? 0 : 'each' in put ? id.length : put.json.length);
-  const hold = (collection: string, id: string, put: Put | Each | null) => {
+  const hold = (collection: string, id: string, write: Held) => {
     const docs = of(collection);
-    bytes += size(id, put) - size(id, docs.get(id));
-    docs.set(id, put);
+    if (!docs.has(id)) held += 1;
+    docs.set(id, write);
   };
-  // Per collection, its indexed fields with their keys (split once, not at every put).
+  // Per collection, its indexed fields with their keys (split once, not at every write).
   const paths = new Map<string, (readonly [string, readonly string[]])[] | null>();
   const pathsOf = (collection: string) => {
     let known = paths.get(collection);
@@ -82,41 +74,59 @@ export const batchContext = (
     }
     return known;
   };
+  /** The document serialised, with the values of the fields the collection's indexes name, for a store that indexes them without parsing. */
+  const putWrite = (collection: string, doc: Doc): Write => {
+    const json = JSON.stringify(doc);
+    const fields = pathsOf(collection);
+    if (!fields) return { op: 'put_json', collection, id: doc.id, json };
+    const values: Record<string, unknown> = {};
+    for (const [field, keys] of fields) values[field] = valueAtKeys(doc, keys);
+    return { op: 'put_json', collection, id: doc.id, json, fields: values };
+  };
+  /**
+   * A collection's pending writes, in id order (neighbouring keys: a long batch fills its table's
+   * b-tree page by page); the documents of one `putEach` still pending (not replaced since) go in one write.
+   */
+  const collectionWrites = (collection: string, docs: ReadonlyMap<string, Held>): Write[] => {
+    const writes: Write[] = [];
+    const each = new Map<Each, string[]>();
+    for (const [id, write] of [...docs].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      if (write === null) writes.push({ op: 'delete', collection, id });
+      else if (write instanceof Each) {
+        const ids = each.get(write);
+        if (ids) ids.push(id);
+        else each.set(write, [id]);
+      } else writes.push(putWrite(collection, write));
+    }
+    for (const [write, ids] of each) writes.push({ op: 'put_each', collection, ids, doc: write.shared });
+    return writes;
+  };
   const erased = (collection: string, doc: Doc) => (erasures.get(collection) ?? []).some(({ field, eq }) => doc[field] === eq);
   return {
     get: async <T extends Doc>(collection: string, id: string) => {
       const docs = of(collection);
       if (docs.has(id)) {
-        const put = docs.get(id);
-        if (!put) return null;
-        return ('each' in put ? { id, ...structuredClone(put.each) } : JSON.parse(put.json)) as T;
+        const write = docs.get(id);
+        if (!write) return null;
+        return (write instanceof Each ? { id, ...structuredClone(write.shared) } : write) as T;
       }
       const stored = await readStore.get<T>(collection, id);
       return stored && erased(collection, stored) ? null : stored;
     },
-    put: (collection, doc) => {
-      const json = JSON.stringify(doc);
-      const fields = pathsOf(collection);
-      if (!fields) return hold(collection, doc.id, { json });
-      const values: Record<string, unknown> = {};
-      for (const [field, keys] of fields) values[field] = valueAtKeys(doc, keys);
-      hold(collection, doc.id, { json, fields: values });
-    },
+    put: (collection, doc) => hold(collection, doc.id, freezeHeld ? deepFreeze(doc) : doc),
     putEach: (collection, ids, doc) => {
       // Copied once for all the ids (a later change to `doc` is not written), not serialized per document: the store writes them in one statement.
-      const shared: Each = { each: structuredClone(doc) };
+      const shared = new Each(structuredClone(doc));
       for (const id of ids) hold(collection, id, shared);
     },
-    delete: (collection, id) => {
-      hold(collection, id, null);
-    },
+    delete: (collection, id) => hold(collection, id, null),
     deleteWhere: (collection, field, eq) => {
       erasures.set(collection, [...(erasures.get(collection) ?? []), { field, eq }]);
-      for (const [id, put] of of(collection)) {
-        if (put !== null && fieldOf(put, field) === eq) hold(collection, id, null);
+      for (const [id, write] of of(collection)) {
+        if (write !== null && fieldOf(write, field) === eq) hold(collection, id, null);
       }
     },
-    bytes: () => bytes,
+    held: () => held,
     writes: () => [
       ...[...erasures].flatMap(([collection, list]) => list.map(({ field, eq }): Write => ({ op: 'deleteWhere', collection, field, eq }))),
       ...[...pending].flatMap(([collection, docs]) => collectionWrites(collection, docs)),

@@ -128,16 +128,15 @@ export const organisationsProjection: Projection = {
       case 'PlanLimitsSet': {
         const doc = await context.get<OrganisationDoc>(ORGANISATIONS, typed.data.organisationId);
         if (!doc) return;
-        if (typed.type === 'AccountingConnected') {
-          doc.accounting = { ...DISCONNECTED, connected: true, tenant_id: typed.data.tenantId };
-        } else if (typed.type === 'AccountingDisconnected') {
-          doc.accounting = DISCONNECTED;
-        } else if (typed.type === 'AccountsMapped') {
-          doc.accounting = { ...doc.accounting, revenue_account: typed.data.revenue, usage_revenue_account: typed.data.usageRevenue };
-        } else {
-          doc.plan_limits = { customers: typed.data.customers, subscriptions: typed.data.subscriptions };
-        }
-        context.put(ORGANISATIONS, doc);
+        const changed: Partial<OrganisationDoc> =
+          typed.type === 'AccountingConnected'
+            ? { accounting: { ...DISCONNECTED, connected: true, tenant_id: typed.data.tenantId } }
+            : typed.type === 'AccountingDisconnected'
+              ? { accounting: DISCONNECTED }
+              : typed.type === 'AccountsMapped'
+                ? { accounting: { ...doc.accounting, revenue_account: typed.data.revenue, usage_revenue_account: typed.data.usageRevenue } }
+                : { plan_limits: { customers: typed.data.customers, subscriptions: typed.data.subscriptions } };
+        context.put(ORGANISATIONS, { ...doc, ...changed });
         return;
       }
       default: {

@@ -22,8 +22,8 @@ export type RunnerOptions = Readonly<{
   batchSize?: number;
   /** Events a rebuild reads at a time (and an offline replay commits at a time). */
   rebuildBatchSize?: number;
-  /** A rebuild commits what it holds once it holds this many characters of JSON (and at the end). */
-  rebuildFlushBytes?: number;
+  /** A rebuild commits what it holds once it holds this many documents' writes (and at the end). */
+  rebuildFlushDocuments?: number;
   /** Documents per transaction when a rebuild commits. */
   rebuildCommitSize?: number;
   pollMs?: number;
@@ -130,9 +130,9 @@ export class ProjectionRunner {
   private rebuilding: Promise<RebuildStatus> | null = null;
   private lastRebuild: RebuildStatus | null = null;
   private readonly batchSize: number;
-  /** A rebuild reads the log in larger batches than the live drain; it commits by `rebuildFlushBytes`. */
+  /** A rebuild reads the log in larger batches than the live drain; it commits by `rebuildFlushDocuments`. */
   private readonly rebuildBatchSize: number;
-  private readonly rebuildFlushBytes: number;
+  private readonly rebuildFlushDocuments: number;
   private readonly rebuildCommitSize: number;
   private readonly pollMs: number;
   /** Whether this process applies the log (holds the projections lease); otherwise it follows the checkpoints another writes. */
@@ -147,7 +147,7 @@ export class ProjectionRunner {
   ) {
     this.batchSize = options.batchSize ?? 500;
     this.rebuildBatchSize = options.rebuildBatchSize ?? 2000;
-    this.rebuildFlushBytes = options.rebuildFlushBytes ?? 2 * 1024 * 1024;
+    this.rebuildFlushDocuments = options.rebuildFlushDocuments ?? 5000;
     this.rebuildCommitSize = options.rebuildCommitSize ?? 5000;
     this.pollMs = options.pollMs ?? 1000;
     this.slots = projections.map((projection) => ({ projection, live: { generation: 0, version: projection.version }, checkpoint: 0n }));
@@ -413,7 +413,7 @@ export class ProjectionRunner {
         await applyBatch(builds.map((build) => ({ projection: build.slot.projection, after: 0n })), batch, context);
         status.events += batch.length;
         status.position = last;
-        if (context.bytes() >= this.rebuildFlushBytes) await flush();
+        if (context.held() >= this.rebuildFlushDocuments) await flush();
         const seconds = Math.max((performance.now() - started) / 1000, 0.001);
         if (status.head < last) status.head = last;
         status.eventsPerSecond = Math.round(status.events / seconds);

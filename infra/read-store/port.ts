@@ -35,7 +35,7 @@ export type Write =
   | { op: 'put'; collection: string; doc: Doc }
   /**
    * A put of a document already serialized (a projection batch serializes each document once, when
-   * it is put); `fields`: the values, as put, of the fields the collection's indexes name, which a
+   * the batch is written); `fields`: the values, as put, of the fields the collection's indexes name, which a
    * store may index without parsing `json`.
    */
   | { op: 'put_json'; collection: string; id: string; json: string; fields?: Readonly<Record<string, unknown>> }

@@ -228,7 +228,7 @@ describe('projection runner', () => {
     ];
     // Followed in one batch, then rebuilt in batches of 2 events, each batch flushed, one document
     // a transaction: a batch's reads go through the flush still being committed on the writer's thread.
-    const runner = new ProjectionRunner(store, readStore, [marks], silentLogger(), { rebuildBatchSize: 2, rebuildFlushBytes: 1, rebuildCommitSize: 1 });
+    const runner = new ProjectionRunner(store, readStore, [marks], silentLogger(), { rebuildBatchSize: 2, rebuildFlushDocuments: 1, rebuildCommitSize: 1 });
     await runner.start();
     expect(await runner.readStore.findAll('marks')).toEqual(expected);
     runner.startRebuild(null, { verify: true });
@@ -259,7 +259,7 @@ describe('projection runner', () => {
         return Promise.resolve();
       },
     };
-    const runner = new ProjectionRunner(store, readStore, [each], silentLogger(), { batchSize: 2, rebuildBatchSize: 2, rebuildFlushBytes: 1 });
+    const runner = new ProjectionRunner(store, readStore, [each], silentLogger(), { batchSize: 2, rebuildBatchSize: 2, rebuildFlushDocuments: 1 });
     await runner.start();
     const { position } = await store.append('organisation-org_1', [changed('a,b'), changed('c'), changed('a,d')], 'any');
     await runner.waitFor(position);

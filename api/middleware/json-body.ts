@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { ApiError, invalidJson as badJson, invalidParameter } from '../errors';
+import { nestingDepth } from './json-nesting';
 
 export const MAX_BODY_CHARACTERS = 100_000;
 /** Deepest nesting of arrays and objects a body may have; the deepest documented body has 4 levels. */
@@ -20,26 +21,6 @@ export class ClientAborted extends Error {
 const JSON_MEDIA_TYPE = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The deepest nesting of `[` and `{` outside strings, counted without recursion, stopping past `limit`. */
-const nestingDepth = (text: string, limit: number): number => {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      depth++;
-      if (depth > deepest) deepest = depth;
-      if (deepest > limit) return deepest;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return deepest;
-};
 
 /**
  * Reads a JSON body strictly: at most MAX_BODY_CHARACTERS characters (not bytes), valid UTF-8, sent

@@ -66,10 +66,16 @@ export type UsageRecordedData = z.infer<typeof recorded>;
 /** The stored form of a request's accepted events (`countedAt` the request's clock); `recordedUsages` gives them back exactly. */
 export const usageRecordedData = (subscriptionId: string, organisationId: string, countedAt: string, events: readonly RecordedUsage[]): UsageRecordedData => {
   const groups = new Map<string, z.infer<typeof recordedGroup>>();
+  let last: z.infer<typeof recordedGroup> | undefined;
   for (const usage of events) {
-    const key = `${usage.meterId}\u0000${usage.meterCode}\u0000${usage.periodStart}\u0000${usage.periodEnd}`;
-    let group = groups.get(key);
-    if (!group) groups.set(key, (group = { meterId: usage.meterId, meterCode: usage.meterCode, periodStart: usage.periodStart, periodEnd: usage.periodEnd, events: [] }));
+    // A batch's events mostly share their meter and period: the previous event's group first.
+    let group = last && last.meterId === usage.meterId && last.meterCode === usage.meterCode && last.periodStart === usage.periodStart && last.periodEnd === usage.periodEnd ? last : undefined;
+    if (!group) {
+      const key = `${usage.meterId}\u0000${usage.meterCode}\u0000${usage.periodStart}\u0000${usage.periodEnd}`;
+      group = groups.get(key);
+      if (!group) groups.set(key, (group = { meterId: usage.meterId, meterCode: usage.meterCode, periodStart: usage.periodStart, periodEnd: usage.periodEnd, events: [] }));
+      last = group;
+    }
     const { eventId, quantity, timestamp } = usage;
     if (usage.timestampSent) group.events.push({ eventId, quantity, timestamp });
     else group.events.push(timestamp === countedAt ? { eventId, quantity } : { eventId, quantity, timestamp, timestampSent: false });

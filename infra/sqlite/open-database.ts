@@ -5,6 +5,14 @@ import { dirname } from 'node:path';
 export type SqliteDatabase = Database.Database;
 
 /**
+ * SQLite's page cache per connection, in KiB (its default is 2 MiB). Keys that arrive in random
+ * order (usage event ids, most often UUIDs) touch a b-tree page each: a page the cache holds is
+ * neither read back from the file nor parsed again. 64 MiB: a batch of 100 random ids cost the
+ * loop 20–30 % less at 200,000 stored ids; a ceiling, filled only as pages are used.
+ */
+const PAGE_CACHE_KIB = 65_536;
+
+/**
  * Opens the embedded database file. WAL with synchronous=FULL: the event log is a ledger, and
  * WAL's default NORMAL may lose the last commits on power loss.
  */
@@ -15,5 +23,6 @@ export const openDatabase = (file: string): SqliteDatabase => {
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   return db;
 };

@@ -40,6 +40,7 @@ export type BatchContext = ProjectionContext & {
   writes(): Write[];
 };
 
+/** Buffers a batch's writes so they commit together, while later events in the batch read them. */
 export const batchContext = (
   /** Where documents the batch does not hold are read: the store (or a batch being committed to it). */
   readStore: Pick<ReadStore, 'get'>,

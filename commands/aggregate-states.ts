@@ -1,5 +1,6 @@
 import type { Decider, DomainEvent } from '../domain/shared/decider';
 import type { EventStore } from '../infra/event-store/port';
+import { frozenUnderTest } from '../infra/frozen-under-test';
 import { type Loaded, loadState, type StateSource } from './handle';
 
 /** Streams kept folded per log; the least recently used is dropped past this (and folded whole when next needed). */
@@ -9,17 +10,6 @@ type Folding<State, Event extends DomainEvent> = Pick<Decider<State, never, Even
 type Entry = Readonly<{ decider: object; loaded: Loaded<unknown> }>;
 
 const revisionOf = (loaded: Loaded<unknown>): number => (loaded.revision === 'no_stream' ? -1 : loaded.revision);
-
-/** Jest runs with NODE_ENV=test: there a kept state is frozen, so code that changed a shared state would fail loudly. */
-const FREEZE = process.env.NODE_ENV === 'test';
-const deepFreeze = (value: unknown): void => {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  // Plain data only: a class instance (a date library's, say) may cache inside itself.
-  if (prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null) return;
-  Object.freeze(value);
-  for (const inner of Object.values(value)) deepFreeze(inner);
-};
 
 /**
  * Aggregate states this process has folded, each with the stream revision it stands at, so a
@@ -92,7 +82,7 @@ export class AggregateStates {
       this.kept.set(streamId, current);
       return current;
     }
-    if (FREEZE) deepFreeze(loaded.state);
+    frozenUnderTest(loaded.state);
     const entry: Entry = { decider, loaded };
     this.kept.set(streamId, entry);
     if (this.kept.size > this.capacity) this.kept.delete(this.kept.keys().next().value!);

@@ -1,3 +1,4 @@
+import { frozenUnderTest } from '../infra/frozen-under-test';
 import { valueAtKeys } from '../infra/read-store/field-value';
 import type { Doc, ReadStore, Write } from '../infra/read-store/port';
 import type { ProjectionContext } from './projection';
@@ -15,21 +16,6 @@ class Each {
  * fields of a `putEach`, or null for a deletion.
  */
 type Held = Doc | Each | null;
-
-/**
- * Handlers never change a document after putting it, nor one they got (they put a changed copy):
- * the batch hands back the very object it holds. Under test every held document is frozen, so a
- * handler that breaks the rule fails its tests instead of changing a pending document unseen.
- * (Frozen in production too, the objects cost the collector about three times as much.)
- */
-const freezeHeld = process.env.NODE_ENV === 'test';
-const deepFreeze = <T>(value: T): T => {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-};
 
 const fieldOf = (held: Doc | Each, field: string): unknown => (held instanceof Each ? held.shared[field] : held[field]);
 
@@ -114,7 +100,10 @@ export const batchContext = (
       const stored = await readStore.get<T>(collection, id);
       return stored && erased(collection, stored) ? null : stored;
     },
-    put: (collection, doc) => hold(collection, doc.id, freezeHeld ? deepFreeze(doc) : doc),
+    // Handlers never change a document after putting it, nor one they got (they put a changed copy):
+    // the batch hands back the very object it holds. Frozen under test, so a handler that breaks the
+    // rule fails its tests (frozen in production too, the objects cost the collector about 3× as much).
+    put: (collection, doc) => hold(collection, doc.id, frozenUnderTest(doc)),
     putEach: (collection, ids, doc) => {
       // Copied once for all the ids (a later change to `doc` is not written), not serialized per document: the store writes them in one statement.
       const shared = new Each(structuredClone(doc));

@@ -2,6 +2,7 @@ import type { Decider, DomainEvent } from '../domain/shared/decider';
 import type { EventStore } from '../infra/event-store/port';
 import { frozenUnderTest } from '../infra/frozen-under-test';
 import { type Loaded, loadState, type StateSource } from './handle';
+import { perStore } from './per-store';
 
 /** Streams kept folded per log; the least recently used is dropped past this (and folded whole when next needed). */
 export const KEPT_AGGREGATES = 5000;
@@ -90,11 +91,5 @@ export class AggregateStates {
   }
 }
 
-const byStore = new WeakMap<EventStore, AggregateStates>();
-
-/** The one set of kept aggregate states for a log (each test's fresh log gets its own). */
-export const aggregateStatesOf = (store: EventStore): AggregateStates => {
-  let states = byStore.get(store);
-  if (!states) byStore.set(store, (states = new AggregateStates(store)));
-  return states;
-};
+/** The one set of kept aggregate states for a log. */
+export const aggregateStatesOf = perStore((store) => new AggregateStates(store));

@@ -10,9 +10,14 @@ export type Lookups = Readonly<{
   metersDefined(organisationId: string): Promise<boolean>;
   /** The customer already linked to an accounting contact, if any. */
   customerWithContact(organisationId: string, accountingContactId: string): Promise<string | null>;
-  /** The subscription each of these usage event ids is stored on, for those the organisation has stored. */
-  usageEventSubscriptions(organisationId: string, eventIds: readonly string[]): Promise<ReadonlyMap<string, string>>;
+  /**
+   * The subscription each of these usage event ids is stored on, for those the organisation has
+   * stored, and the log position the answer includes everything up to.
+   */
+  usageEventSubscriptions(organisationId: string, eventIds: readonly string[]): Promise<UsageEventSubscriptions>;
   webhookEndpointCount(organisationId: string): Promise<number>;
   /** The ids of what a sandbox copies from its live organisation. */
   copyable(organisationId: string): Promise<Readonly<Record<'meters' | 'plans' | 'charges' | 'customers' | 'subscriptions', readonly string[]>>>;
 }>;
+
+export type UsageEventSubscriptions = Readonly<{ stored: ReadonlyMap<string, string>; through: bigint }>;

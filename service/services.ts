@@ -122,7 +122,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     db,
     store,
     readStore,
-    lookups: readModelLookups(readStore),
+    lookups: readModelLookups(readStore, () => projections.position()),
     clocks,
     projections,
     rateLimiter,

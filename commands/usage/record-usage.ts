@@ -1,4 +1,4 @@
-import { decideUsage } from '../../domain/usage/decider';
+import { decideUsage, type UsageState } from '../../domain/usage/decider';
 import { type SentUsage, type UsageCalendar, usageCalendar, usageCalendarKey, type UsageOutcome, type UsageSubscription, usageSubscriptionOf } from '../../domain/usage/rules';
 import type { CommandDeps } from '../deps';
 import type { Lookups } from '../lookups';
@@ -6,6 +6,7 @@ import { type Caller, eventMetadata, type OrganisationRef } from '../metadata';
 import { latestPosition } from '../positions';
 import { resetGenerationOf } from '../organisation/reset-generation';
 import { subscriptionCommand } from '../subscription/subscription-command';
+import { type UsageIdClaim, usageIdClaimsOf } from './usage-id-claims';
 import { decideOnUsageStream } from './usage-states';
 
 /** One event of a request, with the subscription it names. */
@@ -49,8 +50,8 @@ const bySubscription = (events: readonly UsageRequestEvent[]): Map<string, numbe
  * state is kept folded between requests (`UsageStates`), so a batch reads only what is new.
  *
  * An event id is unique per organisation: within a subscription the stream decides exactly; across
- * subscriptions, ids stored earlier come from the `Lookups` port, and ids stored by this request on
- * a subscription decided before it are added here.
+ * subscriptions, ids stored earlier come from the `Lookups` port, and ids this process is storing
+ * or has stored since the read models were last brought up to date from its `UsageIdClaims`.
  */
 export const recordUsage = async (
   deps: CommandDeps & Readonly<{ lookups: Lookups }>,
@@ -59,29 +60,33 @@ export const recordUsage = async (
   events: readonly UsageRequestEvent[],
 ): Promise<RecordedBatch> => {
   const now = deps.clocks.forOrganisation(organisation.id).now().toISOString();
-  const known = new Map(await deps.lookups.usageEventSubscriptions(organisation.id, [...new Set(events.map((e) => e.eventId))]));
+  const claims = usageIdClaimsOf(deps.store);
+  const { stored, through } = await deps.lookups.usageEventSubscriptions(organisation.id, [...new Set(events.map((e) => e.eventId))]);
+  claims.settle(organisation.id, through);
+  const holder = (eventId: string) => stored.get(eventId) ?? claims.holder(organisation.id, eventId);
   const outcomes: UsageOutcome[] = new Array<UsageOutcome>(events.length);
   const metadata = eventMetadata(caller, organisation, deps.clocks);
   let position = 0n;
   const owner = { organisationId: organisation.id, resetGeneration: await resetGenerationOf(deps.store, organisation) };
   for (const [subscriptionId, indexes] of bySubscription(events)) {
     const sent = indexes.map((i) => events[i]!);
-    const storedElsewhere = new Set(sent.filter((e) => (known.get(e.eventId) ?? subscriptionId) !== subscriptionId).map((e) => e.eventId));
     const subscription = usageSubscriptionOf((await subscriptionCommand.load(deps.store, subscriptionId)).state, owner);
-    const handled = await decideOnUsageStream(
-      deps.store,
-      subscriptionId,
-      (state) => {
-        const calendar = subscription === null ? undefined : calendarOf(subscription, state.billedThrough);
-        const decision = decideUsage({ type: 'RecordUsage', organisationId: organisation.id, subscriptionId, subscription, now, events: sent, storedElsewhere, calendar }, state);
-        return { events: decision.events, result: decision.outcomes };
-      },
-      metadata,
-    );
-    handled.result.forEach((outcome, k) => {
-      outcomes[indexes[k]!] = outcome;
-      if (outcome.status !== 'rejected' && !known.has(sent[k]!.eventId)) known.set(sent[k]!.eventId, subscriptionId);
+    let claim: UsageIdClaim | null = null;
+    const decide = (state: UsageState) => {
+      // A conflict decides again: the previous decision's ids are not stored.
+      if (claim) claims.release(claim);
+      const storedElsewhere = new Set(sent.filter((e) => (holder(e.eventId) ?? subscriptionId) !== subscriptionId).map((e) => e.eventId));
+      const calendar = subscription === null ? undefined : calendarOf(subscription, state.billedThrough);
+      const decision = decideUsage({ type: 'RecordUsage', organisationId: organisation.id, subscriptionId, subscription, now, events: sent, storedElsewhere, calendar }, state);
+      claim = claims.claim(organisation.id, subscriptionId, sent.filter((_, k) => decision.outcomes[k]!.status === 'created').map((e) => e.eventId));
+      return { events: decision.events, result: decision.outcomes };
+    };
+    const handled = await decideOnUsageStream(deps.store, subscriptionId, decide, metadata).catch((error: unknown) => {
+      if (claim) claims.release(claim);
+      throw error;
     });
+    if (claim) claims.committed(claim, handled.position);
+    handled.result.forEach((outcome, k) => (outcomes[indexes[k]!] = outcome));
     position = latestPosition(position, handled.position);
   }
   return { outcomes, position };

@@ -2,6 +2,7 @@ import { usageDecider, type UsageState } from '../../domain/usage/decider';
 import { type UsageEvent, type UsagePeriodBilledData, usageStream } from '../../domain/usage/events';
 import type { EventMetadata, EventStore } from '../../infra/event-store/port';
 import { handleDecision, type Loaded, loadState, type StateSource } from '../handle';
+import { perStore } from '../per-store';
 
 /** What this process keeps folded: at most this many streams, and event ids over all of them (about 90 bytes each, a UUID's). */
 export type UsageStateLimits = Readonly<{ streams: number; eventIds: number }>;
@@ -82,14 +83,8 @@ export class UsageStates {
   }
 }
 
-const byStore = new WeakMap<EventStore, UsageStates>();
-
-/** The one set of kept usage states for a log (each test's fresh log gets its own). */
-export const usageStatesOf = (store: EventStore): UsageStates => {
-  let states = byStore.get(store);
-  if (!states) byStore.set(store, (states = new UsageStates(store)));
-  return states;
-};
+/** The one set of kept usage states for a log. */
+export const usageStatesOf = perStore((store) => new UsageStates(store));
 
 /**
  * Decides on a subscription's usage stream, alone in this process, from its kept state, and appends

@@ -17,7 +17,7 @@ import { SqliteEventStore } from '../../infra/event-store/sqlite';
 import { derivedId } from '../../infra/ids';
 import { openDatabase } from '../../infra/sqlite/open-database';
 import { raisedInvoiceData, testMetadata } from '../support/events';
-import { handlerSpec, specCaller } from '../support/handler-spec';
+import { handlerSpec, lookupsOf, specCaller } from '../support/handler-spec';
 import { organisationSettings } from '../support/organisation-fixtures';
 import { racingStore } from '../support/racing-store';
 import { subscriptionCreatedData } from '../support/subscription-fixtures';
@@ -206,7 +206,7 @@ describe('billUsagePeriod: once, whatever runs it', () => {
     const billed = (await store.readStream(usageStream('sub_1'))).filter((e) => e.type === 'UsagePeriodBilled');
     expect(billed.map((e) => (e.data as { meters: unknown }).meters)).toEqual([[{ meterId: 'mtr_calls', quantity: '400.0000', events: 2 }]]);
     // And an event dated in the period after it is billed is refused, not stored and left unbilled.
-    const lookups = { usageEventSubscriptions: () => Promise.resolve(new Map<string, string>()) } as never;
+    const lookups = lookupsOf({});
     const late = await recordUsage({ store, clocks, lookups }, specCaller, { id: 'org_1', livemode: true }, [
       { eventId: 'later', subscription: 'sub_1', meterCode: 'api_calls', quantity: '1', timestamp: '2026-02-27T00:00:00Z' },
     ]);

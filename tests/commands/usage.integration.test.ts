@@ -7,7 +7,7 @@ import { realClocks } from '../../infra/clock/clocks';
 import { SqliteEventStore } from '../../infra/event-store/sqlite';
 import { openDatabase } from '../../infra/sqlite/open-database';
 import { testMetadata } from '../support/events';
-import { handlerSpec, specCaller } from '../support/handler-spec';
+import { handlerSpec, lookupsOf, specCaller } from '../support/handler-spec';
 import { racingStore } from '../support/racing-store';
 import { subscriptionCreatedData } from '../support/subscription-fixtures';
 
@@ -62,12 +62,61 @@ describe('recordUsage: given streams, when a request, then new events', () => {
   it('counts each event exactly once when overlapping requests race on one subscription (conflicts are decided again)', async () => {
     const store = new SqliteEventStore(openDatabase(':memory:'));
     await store.append(subscriptionStream('sub_1'), [{ id: randomUUID(), type: 'SubscriptionCreated', version: 1, data: created('sub_1').data, metadata: testMetadata() }], 'no_stream');
-    const deps = { store, clocks: realClocks(fixedClock(new Date(NOW))), lookups: { usageEventSubscriptions: () => Promise.resolve(new Map<string, string>()) } as never };
+    const deps = { store, clocks: realClocks(fixedClock(new Date(NOW))), lookups: lookupsOf({}) };
     const ids = Array.from({ length: 30 }, (_, i) => `e${i}`);
     const requests = [ids.slice(0, 20), ids.slice(10, 30), ids.slice(5, 25), ids];
     const answers = await Promise.all(requests.map((batch) => recordUsage(deps, specCaller, org, batch.map((id) => usage(id)))));
     expect((await storedIdsOf(store)).sort()).toEqual([...ids].sort());
     expect(answers.flatMap((a) => a.outcomes).filter((o) => o.status === 'created')).toHaveLength(30);
+    await store.close();
+  });
+
+  it('stores one event_id once per organisation when concurrent requests name it on different subscriptions before the read models hold either', async () => {
+    const store = new SqliteEventStore(openDatabase(':memory:'));
+    for (const id of ['sub_1', 'sub_2']) {
+      await store.append(subscriptionStream(id), [{ id: randomUUID(), type: 'SubscriptionCreated', version: 1, data: created(id).data, metadata: testMetadata() }], 'no_stream');
+    }
+    // The lookups answer from read models that have seen nothing yet, as while both requests are in flight.
+    const deps = { store, clocks: realClocks(fixedClock(new Date(NOW))), lookups: lookupsOf({}) };
+    const ids = Array.from({ length: 20 }, (_, i) => `e${i}`);
+    const requests = [ids.map((id) => usage(id, 'sub_1')), ids.map((id) => usage(id, 'sub_2')), ids.slice(5, 15).map((id) => usage(id, 'sub_1'))];
+    const answers = await Promise.all(requests.map((batch) => recordUsage(deps, specCaller, org, batch)));
+    const storedOn = async (subscriptionId: string) =>
+      (await store.readStream(usageStream(subscriptionId))).flatMap((e) => recordedUsages(e.data as UsageRecordedData).map((u) => u.eventId));
+    const everyStored = [...(await storedOn('sub_1')), ...(await storedOn('sub_2'))];
+    expect(everyStored.sort()).toEqual([...ids].sort());
+    const statuses = answers.flatMap((a) => a.outcomes.map((o) => (o.status === 'rejected' ? o.code : o.status)));
+    expect(statuses.filter((s) => s === 'created')).toHaveLength(20);
+    expect(statuses.filter((s) => s === 'event_id_conflict')).toHaveLength(20);
+    await store.close();
+  });
+
+  it('frees the ids of an append that failed for another subscription to store', async () => {
+    const store = new SqliteEventStore(openDatabase(':memory:'));
+    for (const id of ['sub_1', 'sub_2']) {
+      await store.append(subscriptionStream(id), [{ id: randomUUID(), type: 'SubscriptionCreated', version: 1, data: created(id).data, metadata: testMetadata() }], 'no_stream');
+    }
+    const { store: failing, beforeNextAppend } = racingStore(store);
+    const deps = { store: failing, clocks: realClocks(fixedClock(new Date(NOW))), lookups: lookupsOf({}) };
+    beforeNextAppend(() => Promise.reject(new Error('disk full')));
+    await expect(recordUsage(deps, specCaller, org, [usage('a', 'sub_1')])).rejects.toThrow('disk full');
+    expect((await recordUsage(deps, specCaller, org, [usage('a', 'sub_2')])).outcomes).toEqual([{ status: 'created' }]);
+    expect((await recordUsage(deps, specCaller, org, [usage('a', 'sub_1')])).outcomes).toEqual([{ status: 'rejected', code: 'event_id_conflict' }]);
+    await store.close();
+  });
+
+  it('frees the ids a decision claimed when its append conflicts and the decision made again refuses them', async () => {
+    const store = new SqliteEventStore(openDatabase(':memory:'));
+    for (const id of ['sub_1', 'sub_2']) {
+      await store.append(subscriptionStream(id), [{ id: randomUUID(), type: 'SubscriptionCreated', version: 1, data: created(id).data, metadata: testMetadata() }], 'no_stream');
+    }
+    const { store: racing, beforeNextAppend } = racingStore(store);
+    const deps = { store: racing, clocks: realClocks(fixedClock(new Date(NOW))), lookups: lookupsOf({}) };
+    // Another process bills sub_1's period between this request's decision and its append.
+    const billed = { subscriptionId: 'sub_1', periodStart: '2026-02-01', periodEnd: '2026-03-01', invoiceId: null, billedAt: NOW, meters: [] };
+    beforeNextAppend(() => store.append(usageStream('sub_1'), [{ id: randomUUID(), type: 'UsagePeriodBilled', version: 1, data: billed, metadata: testMetadata() }], 'any'));
+    expect((await recordUsage(deps, specCaller, org, [usage('a', 'sub_1')])).outcomes).toEqual([{ status: 'rejected', code: 'timestamp_out_of_period' }]);
+    expect((await recordUsage(deps, specCaller, org, [usage('a', 'sub_2')])).outcomes).toEqual([{ status: 'created' }]);
     await store.close();
   });
 
@@ -77,7 +126,7 @@ describe('recordUsage: given streams, when a request, then new events', () => {
     const appendFromElsewhere = (eventId: string, quantity: string) =>
       store.append(usageStream('sub_1'), [{ id: randomUUID(), type: 'UsageRecorded', version: 2, data: recorded('sub_1', stored(eventId, quantity)).data, metadata: testMetadata() }], 'any');
     const { store: racing, beforeNextAppend } = racingStore(store);
-    const deps = { store: racing, clocks: realClocks(fixedClock(new Date(NOW))), lookups: { usageEventSubscriptions: () => Promise.resolve(new Map<string, string>()) } as never };
+    const deps = { store: racing, clocks: realClocks(fixedClock(new Date(NOW))), lookups: lookupsOf({}) };
     const outcomes = async (events: UsageRequestEvent[]) => (await recordUsage(deps, specCaller, org, events)).outcomes.map((o) => (o.status === 'rejected' ? o.code : o.status));
 
     expect(await outcomes([usage('a')])).toEqual(['created']);

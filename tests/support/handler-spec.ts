@@ -16,12 +16,13 @@ export const specCaller: Caller = { actor: { type: 'admin' }, requestId: 'req_sp
 /** What a handler under spec may use: a fresh SQLite log, a fixed clock, and lookups answering the given counts. */
 export type SpecDeps = CommandDeps & Readonly<{ lookups: Lookups }>;
 
-const lookupsOf = (given: Partial<Record<keyof Lookups, unknown>>): Lookups => ({
+/** Lookups answering the given values (nothing stored, zero counts by default). */
+export const lookupsOf = (given: Partial<Record<keyof Lookups, unknown>>): Lookups => ({
   liveSubscriptionCount: () => Promise.resolve((given.liveSubscriptionCount as number | undefined) ?? 0),
   customerCount: () => Promise.resolve((given.customerCount as number | undefined) ?? 0),
   metersDefined: () => Promise.resolve((given.metersDefined as boolean | undefined) ?? false),
   customerWithContact: () => Promise.resolve((given.customerWithContact as string | null | undefined) ?? null),
-  usageEventSubscriptions: () => Promise.resolve((given.usageEventSubscriptions as ReadonlyMap<string, string> | undefined) ?? new Map()),
+  usageEventSubscriptions: () => Promise.resolve({ stored: (given.usageEventSubscriptions as ReadonlyMap<string, string> | undefined) ?? new Map<string, string>(), through: 0n }),
   webhookEndpointCount: () => Promise.resolve((given.webhookEndpointCount as number | undefined) ?? 0),
   copyable: () => Promise.resolve({ meters: [], plans: [], charges: [], customers: [], subscriptions: [] }),
 });

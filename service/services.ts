@@ -30,6 +30,7 @@ import { MemoryRateLimiter } from '../infra/rate-limit/memory';
 import type { ReadStore } from '../infra/read-store/port';
 import { SqliteReadStore } from '../infra/read-store/sqlite';
 import { openDatabase, type SqliteDatabase } from '../infra/sqlite/open-database';
+import { startWalCheckpointer } from '../infra/sqlite/wal-checkpointer';
 import { type Resolver, systemResolver } from '../infra/webhooks/resolver';
 
 /** The ports wired for one process: each production URL switches one port, nothing else changes. */
@@ -73,6 +74,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
   const db = openDatabase(databaseFile(config.DATA_DIR));
   // Concurrent requests' writes share one transaction and one fsync per loop turn.
   enableGroupCommit(db);
+  const checkpointer = startWalCheckpointer(db, (error) => logger.error({ err: error }, 'the WAL checkpointer stopped; the service checkpoints on its own loop again'));
   // Production drivers load only when their URL is set.
   const store = await openEventStore(config, db);
   const storedReadModels: ReadStore = config.MONGO_URL
@@ -142,6 +144,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
       await store.close();
       await readStore.close();
       commitGroup(db);
+      await checkpointer.close();
       db.close();
     },
   };

@@ -4,6 +4,7 @@ import { subscriptionStream } from '../../domain/subscription/events';
 import { recordedUsages, type UsageRecordedData, usageRecordedData, usageStream } from '../../domain/usage/events';
 import { fixedClock } from '../../infra/clock/clock';
 import { realClocks } from '../../infra/clock/clocks';
+import type { EventStore } from '../../infra/event-store/port';
 import { SqliteEventStore } from '../../infra/event-store/sqlite';
 import { openDatabase } from '../../infra/sqlite/open-database';
 import { testMetadata } from '../support/events';
@@ -29,8 +30,18 @@ const stored = (eventId: string, quantity = '1.0000') => ({
   periodEnd: '2026-03-01',
 });
 const recorded = (subscriptionId: string, ...events: ReturnType<typeof stored>[]) => ({ type: 'UsageRecorded', data: usageRecordedData(subscriptionId, 'org_1', NOW, events) });
-const storedIdsOf = async (store: SqliteEventStore) =>
-  (await store.readStream(usageStream('sub_1'))).flatMap((e) => recordedUsages(e.data as UsageRecordedData).map((u) => u.eventId));
+const storedIdsOf = async (store: SqliteEventStore, subscriptionId = 'sub_1') =>
+  (await store.readStream(usageStream(subscriptionId))).flatMap((e) => recordedUsages(e.data as UsageRecordedData).map((u) => u.eventId));
+/** A fresh log holding these subscriptions. */
+const logWith = async (...subscriptionIds: string[]) => {
+  const store = new SqliteEventStore(openDatabase(':memory:'));
+  for (const id of subscriptionIds) {
+    await store.append(subscriptionStream(id), [{ id: randomUUID(), type: 'SubscriptionCreated', version: 1, data: created(id).data, metadata: testMetadata() }], 'no_stream');
+  }
+  return store;
+};
+/** What the handler uses: the store, a fixed clock, and lookups whose read models hold nothing yet. */
+const depsOn = (store: EventStore) => ({ store, clocks: realClocks(fixedClock(new Date(NOW))), lookups: lookupsOf({}) });
 
 describe('recordUsage: given streams, when a request, then new events', () => {
   const spec = handlerSpec({ now: NOW, lookups: { usageEventSubscriptions: new Map([['taken', 'sub_9']]) } });
@@ -60,9 +71,8 @@ describe('recordUsage: given streams, when a request, then new events', () => {
   });
 
   it('counts each event exactly once when overlapping requests race on one subscription (conflicts are decided again)', async () => {
-    const store = new SqliteEventStore(openDatabase(':memory:'));
-    await store.append(subscriptionStream('sub_1'), [{ id: randomUUID(), type: 'SubscriptionCreated', version: 1, data: created('sub_1').data, metadata: testMetadata() }], 'no_stream');
-    const deps = { store, clocks: realClocks(fixedClock(new Date(NOW))), lookups: lookupsOf({}) };
+    const store = await logWith('sub_1');
+    const deps = depsOn(store);
     const ids = Array.from({ length: 30 }, (_, i) => `e${i}`);
     const requests = [ids.slice(0, 20), ids.slice(10, 30), ids.slice(5, 25), ids];
     const answers = await Promise.all(requests.map((batch) => recordUsage(deps, specCaller, org, batch.map((id) => usage(id)))));
@@ -72,18 +82,13 @@ describe('recordUsage: given streams, when a request, then new events', () => {
   });
 
   it('stores one event_id once per organisation when concurrent requests name it on different subscriptions before the read models hold either', async () => {
-    const store = new SqliteEventStore(openDatabase(':memory:'));
-    for (const id of ['sub_1', 'sub_2']) {
-      await store.append(subscriptionStream(id), [{ id: randomUUID(), type: 'SubscriptionCreated', version: 1, data: created(id).data, metadata: testMetadata() }], 'no_stream');
-    }
-    // The lookups answer from read models that have seen nothing yet, as while both requests are in flight.
-    const deps = { store, clocks: realClocks(fixedClock(new Date(NOW))), lookups: lookupsOf({}) };
+    const store = await logWith('sub_1', 'sub_2');
+    // The read models have seen neither request yet, as while both are in flight.
+    const deps = depsOn(store);
     const ids = Array.from({ length: 20 }, (_, i) => `e${i}`);
     const requests = [ids.map((id) => usage(id, 'sub_1')), ids.map((id) => usage(id, 'sub_2')), ids.slice(5, 15).map((id) => usage(id, 'sub_1'))];
     const answers = await Promise.all(requests.map((batch) => recordUsage(deps, specCaller, org, batch)));
-    const storedOn = async (subscriptionId: string) =>
-      (await store.readStream(usageStream(subscriptionId))).flatMap((e) => recordedUsages(e.data as UsageRecordedData).map((u) => u.eventId));
-    const everyStored = [...(await storedOn('sub_1')), ...(await storedOn('sub_2'))];
+    const everyStored = [...(await storedIdsOf(store, 'sub_1')), ...(await storedIdsOf(store, 'sub_2'))];
     expect(everyStored.sort()).toEqual([...ids].sort());
     const statuses = answers.flatMap((a) => a.outcomes.map((o) => (o.status === 'rejected' ? o.code : o.status)));
     expect(statuses.filter((s) => s === 'created')).toHaveLength(20);
@@ -92,12 +97,9 @@ describe('recordUsage: given streams, when a request, then new events', () => {
   });
 
   it('frees the ids of an append that failed for another subscription to store', async () => {
-    const store = new SqliteEventStore(openDatabase(':memory:'));
-    for (const id of ['sub_1', 'sub_2']) {
-      await store.append(subscriptionStream(id), [{ id: randomUUID(), type: 'SubscriptionCreated', version: 1, data: created(id).data, metadata: testMetadata() }], 'no_stream');
-    }
+    const store = await logWith('sub_1', 'sub_2');
     const { store: failing, beforeNextAppend } = racingStore(store);
-    const deps = { store: failing, clocks: realClocks(fixedClock(new Date(NOW))), lookups: lookupsOf({}) };
+    const deps = depsOn(failing);
     beforeNextAppend(() => Promise.reject(new Error('disk full')));
     await expect(recordUsage(deps, specCaller, org, [usage('a', 'sub_1')])).rejects.toThrow('disk full');
     expect((await recordUsage(deps, specCaller, org, [usage('a', 'sub_2')])).outcomes).toEqual([{ status: 'created' }]);
@@ -106,12 +108,9 @@ describe('recordUsage: given streams, when a request, then new events', () => {
   });
 
   it('frees the ids a decision claimed when its append conflicts and the decision made again refuses them', async () => {
-    const store = new SqliteEventStore(openDatabase(':memory:'));
-    for (const id of ['sub_1', 'sub_2']) {
-      await store.append(subscriptionStream(id), [{ id: randomUUID(), type: 'SubscriptionCreated', version: 1, data: created(id).data, metadata: testMetadata() }], 'no_stream');
-    }
+    const store = await logWith('sub_1', 'sub_2');
     const { store: racing, beforeNextAppend } = racingStore(store);
-    const deps = { store: racing, clocks: realClocks(fixedClock(new Date(NOW))), lookups: lookupsOf({}) };
+    const deps = depsOn(racing);
     // Another process bills sub_1's period between this request's decision and its append.
     const billed = { subscriptionId: 'sub_1', periodStart: '2026-02-01', periodEnd: '2026-03-01', invoiceId: null, billedAt: NOW, meters: [] };
     beforeNextAppend(() => store.append(usageStream('sub_1'), [{ id: randomUUID(), type: 'UsagePeriodBilled', version: 1, data: billed, metadata: testMetadata() }], 'any'));
@@ -121,12 +120,11 @@ describe('recordUsage: given streams, when a request, then new events', () => {
   });
 
   it('keeps the usage state between requests, reading only what another process appended since, and decides again after losing a race', async () => {
-    const store = new SqliteEventStore(openDatabase(':memory:'));
-    await store.append(subscriptionStream('sub_1'), [{ id: randomUUID(), type: 'SubscriptionCreated', version: 1, data: created('sub_1').data, metadata: testMetadata() }], 'no_stream');
+    const store = await logWith('sub_1');
     const appendFromElsewhere = (eventId: string, quantity: string) =>
       store.append(usageStream('sub_1'), [{ id: randomUUID(), type: 'UsageRecorded', version: 2, data: recorded('sub_1', stored(eventId, quantity)).data, metadata: testMetadata() }], 'any');
     const { store: racing, beforeNextAppend } = racingStore(store);
-    const deps = { store: racing, clocks: realClocks(fixedClock(new Date(NOW))), lookups: lookupsOf({}) };
+    const deps = depsOn(racing);
     const outcomes = async (events: UsageRequestEvent[]) => (await recordUsage(deps, specCaller, org, events)).outcomes.map((o) => (o.status === 'rejected' ? o.code : o.status));
 
     expect(await outcomes([usage('a')])).toEqual(['created']);

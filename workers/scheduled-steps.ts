@@ -3,7 +3,7 @@ import { billUsagePeriod } from '../commands/usage/bill-usage-period';
 import { billedUsagePeriods } from '../commands/usage/usage-states';
 import { dueUsagePeriods } from '../domain/usage/billing';
 import { subscriptionCommand } from '../commands/subscription/subscription-command';
-import type { OpenOrganisation } from '../domain/organisation/decider';
+import type { OpenOrganisation } from '../domain/organisation/state';
 import { addDays, compareDates } from '../domain/pricing/calendar';
 import { dueSteps, scheduleViewOf, STEP_KINDS } from '../domain/subscription/schedule';
 import type { Caller } from '../commands/metadata';

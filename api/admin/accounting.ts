@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { connectAccounting } from '../../commands/accounting/connect-accounting';
 import { organisationCommand } from '../../commands/organisation/organisation-command';
-import type { OrganisationState } from '../../domain/organisation/decider';
+import type { OrganisationState } from '../../domain/organisation/state';
 import type { ApiDeps } from '../deps';
 import { readAfterWrite } from '../read-after-write';
 import { type RouteRegistry, route } from '../route';

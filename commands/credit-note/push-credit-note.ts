@@ -1,4 +1,4 @@
-import type { OpenOrganisation } from '../../domain/organisation/decider';
+import type { OpenOrganisation } from '../../domain/organisation/state';
 import type { CreditNoteAllocated } from '../../domain/credit-note/events';
 import { formatMoney, min, parseMoney } from '../../domain/pricing/money';
 import { AccountingRefused, type AccountingSystem, AccountingUnavailable } from '../../infra/accounting/port';

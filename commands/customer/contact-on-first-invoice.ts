@@ -1,5 +1,5 @@
 import type { CustomerState } from '../../domain/customer/decider';
-import type { OpenOrganisation } from '../../domain/organisation/decider';
+import type { OpenOrganisation } from '../../domain/organisation/state';
 import type { AccountingSystem } from '../../infra/accounting/port';
 import type { CommandDeps } from '../deps';
 import type { Caller } from '../metadata';

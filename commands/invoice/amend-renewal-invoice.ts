@@ -1,5 +1,5 @@
 import { amendedRenewalLines } from '../../domain/invoice/renewal-invoice';
-import type { OpenOrganisation } from '../../domain/organisation/decider';
+import type { OpenOrganisation } from '../../domain/organisation/state';
 import type { ExistingSubscription } from '../../domain/subscription/lifecycle';
 import type { SubscriptionUnitsChangedData } from '../../domain/subscription/lifecycle-events';
 import { AccountingRefused, type AccountingSystem } from '../../infra/accounting/port';

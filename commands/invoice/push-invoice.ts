@@ -1,5 +1,5 @@
 import type { InvoiceLine } from '../../domain/invoice/events';
-import type { AccountingConnection, OpenOrganisation } from '../../domain/organisation/decider';
+import type { AccountingConnection, OpenOrganisation } from '../../domain/organisation/state';
 import { AccountingRefused, type AccountingSystem, AccountingUnavailable, type LineInput } from '../../infra/accounting/port';
 import type { CommandDeps } from '../deps';
 import { contactOnFirstInvoice } from '../customer/contact-on-first-invoice';

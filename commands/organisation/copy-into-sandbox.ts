@@ -1,4 +1,4 @@
-import type { OpenOrganisation } from '../../domain/organisation/decider';
+import type { OpenOrganisation } from '../../domain/organisation/state';
 import type { SandboxCopy } from '../../domain/organisation/events';
 import { resetScope } from '../../domain/organisation/rules';
 import { withNeeds } from '../../domain/organisation/sandbox-copy';

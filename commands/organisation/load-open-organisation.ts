@@ -1,4 +1,4 @@
-import type { OpenOrganisation } from '../../domain/organisation/decider';
+import type { OpenOrganisation } from '../../domain/organisation/state';
 import { requireOpen } from '../../domain/organisation/rules';
 import type { EventStore } from '../../infra/event-store/port';
 import { organisationCommand } from './organisation-command';

@@ -1,7 +1,7 @@
 import { CREATE_CUSTOMER_PARAMS } from '../../domain/customer/import';
 import { invoiceDecider } from '../../domain/invoice/decider';
 import { firstInvoice } from '../../domain/invoice/first-invoice';
-import type { OpenOrganisation } from '../../domain/organisation/decider';
+import type { OpenOrganisation } from '../../domain/organisation/state';
 import { resetScope } from '../../domain/organisation/rules';
 import { requireSameRequest } from '../../domain/shared/idempotency';
 import { countsNeeded, type CreateSubscription } from '../../domain/subscription/create';

@@ -1,4 +1,4 @@
-import type { OpenOrganisation } from '../../domain/organisation/decider';
+import type { OpenOrganisation } from '../../domain/organisation/state';
 import { dateIn } from '../../domain/pricing/calendar';
 import { parseMoney } from '../../domain/pricing/money';
 import { type EndSubscription, type InvoiceFacts, removalRefused } from '../../domain/subscription/end';

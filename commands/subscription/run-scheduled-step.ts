@@ -1,5 +1,5 @@
 import { renewalInvoice } from '../../domain/invoice/renewal-invoice';
-import type { OpenOrganisation } from '../../domain/organisation/decider';
+import type { OpenOrganisation } from '../../domain/organisation/state';
 import { inSetupMode } from '../../domain/organisation/rules';
 import { latestCpi } from '../../domain/organisation/time';
 import { dateIn } from '../../domain/pricing/calendar';

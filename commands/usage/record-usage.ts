@@ -1,4 +1,5 @@
-import { decideUsage, type UsageState } from '../../domain/usage/decider';
+import { decideUsage } from '../../domain/usage/decider';
+import type { UsageState } from '../../domain/usage/state';
 import { type SentUsage, type UsageCalendar, usageCalendar, usageCalendarKey, type UsageOutcome, type UsageSubscription, usageSubscriptionOf } from '../../domain/usage/rules';
 import type { CommandDeps } from '../deps';
 import type { Lookups } from '../lookups';

@@ -1,4 +1,5 @@
-import { usageDecider, type UsageState } from '../../domain/usage/decider';
+import { usageDecider } from '../../domain/usage/decider';
+import type { UsageState } from '../../domain/usage/state';
 import { type UsageEvent, type UsagePeriodBilledData, usageStream } from '../../domain/usage/events';
 import type { EventMetadata, EventStore } from '../../infra/event-store/port';
 import { handleDecision, type Loaded, loadState, type StateSource } from '../handle';

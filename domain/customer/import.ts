@@ -1,4 +1,4 @@
-import type { OpenOrganisation } from '../organisation/decider';
+import type { OpenOrganisation } from '../organisation/state';
 import { requireAccountingConnected, requireContactCreationAllowed, requireWithinPlanLimit } from '../organisation/rules';
 import { DomainError } from '../shared/domain-error';
 import type { CustomerImported } from './events';

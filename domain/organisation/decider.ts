@@ -3,34 +3,9 @@ import { DomainError } from '../shared/domain-error';
 import type { AccountingConnected, OrganisationEvent, PlanLimits, SandboxCopy } from './events';
 import { requireAccountingConnected, requireOpen } from './rules';
 import { sandboxSettings, withNeeds } from './sandbox-copy';
-import { checkCpi, decideClockAdvance } from './time';
 import type { OrganisationSettings } from './settings';
-
-export type AccountingConnection = Readonly<{
-  tenantId: string;
-  accounts: AccountingConnected['data']['accounts'];
-  revenueAccount: string | null;
-  usageRevenueAccount: string | null;
-}>;
-
-export type OpenOrganisation = {
-  status: 'open';
-  organisationId: string;
-  livemode: boolean;
-  liveOrganisationId: string | null;
-  settings: OrganisationSettings;
-  sandboxId: string | null;
-  accounting: AccountingConnection | null;
-  planLimits: PlanLimits;
-  /** How many times this sandbox was reset (0 for a live organisation): ids derived inside it include it. */
-  resetGeneration: number;
-  /** CPI percentages by year, as recorded (the latest year's is the one renewals apply). */
-  cpi: Readonly<Record<string, string>>;
-  /** A sandbox's test clock: the instant it stands at, or null for real time. */
-  testClock: string | null;
-};
-
-export type OrganisationState = { status: 'none' } | OpenOrganisation;
+import type { OrganisationState } from './state';
+import { checkCpi, decideClockAdvance } from './time';
 
 export type OrganisationCommand =
   | {

@@ -1,5 +1,5 @@
 import { DomainError } from '../shared/domain-error';
-import type { OpenOrganisation, OrganisationState } from './decider';
+import type { OpenOrganisation, OrganisationState } from './state';
 
 /** The rules several operations share about the organisation they act for; each error code has its home here. */
 

@@ -3,7 +3,7 @@ import { formatPercent } from '../pricing/percent';
 import { parseCpiPercent } from '../pricing/cpi';
 import type { Cpi } from '../subscription/schedule';
 import { DomainError } from '../shared/domain-error';
-import type { OpenOrganisation } from './decider';
+import type { OpenOrganisation } from './state';
 
 /** How far one advance of a sandbox's test clock may go. */
 export const MAX_ADVANCE_DAYS = 366;

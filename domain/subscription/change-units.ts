@@ -1,6 +1,6 @@
 import type { PlanDefinition } from '../catalogue/types';
 import { planHasUnits } from '../catalogue/types';
-import type { OpenOrganisation } from '../organisation/decider';
+import type { OpenOrganisation } from '../organisation/state';
 import { inSetupMode } from '../organisation/rules';
 import { daysBetween } from '../pricing/calendar';
 import { formatMoney, parseMoney } from '../pricing/money';

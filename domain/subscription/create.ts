@@ -1,7 +1,7 @@
 import type { ChargeDefinition } from '../charge/events';
 import type { PlanDefinition } from '../catalogue/types';
 import { planHasUnits } from '../catalogue/types';
-import type { OpenOrganisation } from '../organisation/decider';
+import type { OpenOrganisation } from '../organisation/state';
 import {
   inSetupMode,
   requireAccountingConnected,

@@ -1,4 +1,4 @@
-import type { OpenOrganisation } from '../organisation/decider';
+import type { OpenOrganisation } from '../organisation/state';
 import { inSetupMode } from '../organisation/rules';
 import { DomainError } from '../shared/domain-error';
 import type { InvoiceRemoval, NextPeriodCredit, SubscriptionEndScheduled, SubscriptionEnded } from './lifecycle-events';

@@ -3,7 +3,7 @@ import { addDays, compareDates, type Period, periodContaining } from '../pricing
 import { formatQuantity } from '../pricing/quantity';
 import { DomainError } from '../shared/domain-error';
 import type { ExistingSubscription } from '../subscription/lifecycle';
-import type { UsageState } from './decider';
+import type { UsageState } from './state';
 import type { UsagePeriodBilled, UsagePeriodBilledData } from './events';
 
 export type BillUsagePeriod = Readonly<{

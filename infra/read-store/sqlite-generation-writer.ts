@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { compiledScript } from '../threads/compiled-script';
 import { packWrites } from './packed-writes';
 import type { GenerationWriter } from './port';
-import type { WriterReply, WriterRequest } from './sqlite-writer-thread';
+import type { WriterReply, WriterRequest } from './sqlite-writer-messages';
 
 type Waiting = { resolve: () => void; reject: (error: Error) => void };
 type Request = WriterRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;

@@ -1,15 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../sqlite/open-database';
-import { type PackedWrites, unpackWrites } from './packed-writes';
-import type { Checkpoint, IndexSpec } from './port';
+import { unpackWrites } from './packed-writes';
 import { SqliteReadStore } from './sqlite';
-
-/** What the service asks the generation writer's thread, and its answer to each (`error` null: done). */
-export type WriterRequest =
-  | { id: number; op: 'commit'; writes: PackedWrites; checkpoints: readonly Checkpoint[] }
-  | { id: number; op: 'ensureIndexes'; indexes: readonly IndexSpec[] }
-  | { id: number; op: 'close' };
-export type WriterReply = { id: number; error: string | null };
+import type { WriterReply, WriterRequest } from './sqlite-writer-messages';
 
 /**
  * A generation writer's thread (started by `SqliteReadStore.generationWriter`): its own connection

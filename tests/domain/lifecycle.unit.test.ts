@@ -4,7 +4,7 @@ import { nextPeriodCreditNote } from '../../domain/credit-note/next-period-credi
 import { unitChangeCreditNote } from '../../domain/credit-note/unit-change-credit-note';
 import { reBilledNextPeriodInvoice } from '../../domain/invoice/next-period-invoice';
 import { unitChangeInvoice } from '../../domain/invoice/unit-change-invoice';
-import type { OpenOrganisation } from '../../domain/organisation/decider';
+import type { OpenOrganisation } from '../../domain/organisation/state';
 import { addDays, daysBetween } from '../../domain/pricing/calendar';
 import { divideRounded, parseMoney } from '../../domain/pricing/money';
 import { planAmount } from '../../domain/pricing/pricing';

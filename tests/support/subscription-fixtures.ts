@@ -1,5 +1,5 @@
 import type { PlanDefinition } from '../../domain/catalogue/types';
-import type { OpenOrganisation } from '../../domain/organisation/decider';
+import type { OpenOrganisation } from '../../domain/organisation/state';
 import { DEFAULT_SETTINGS } from '../../domain/organisation/settings';
 import type { CreateSubscription } from '../../domain/subscription/create';
 import type { SubscriptionCreatedData } from '../../domain/subscription/events';

@@ -63,7 +63,7 @@ export const recordUsage = async (
   const now = deps.clocks.forOrganisation(organisation.id).now().toISOString();
   const claims = usageIdClaimsOf(deps.store);
   const { stored, through } = await deps.lookups.usageEventSubscriptions(organisation.id, [...new Set(events.map((e) => e.eventId))]);
-  claims.settle(organisation.id, through);
+  claims.settle(through);
   const holder = (eventId: string) => stored.get(eventId) ?? claims.holder(organisation.id, eventId);
   const outcomes: UsageOutcome[] = new Array<UsageOutcome>(events.length);
   const metadata = eventMetadata(caller, organisation, deps.clocks);

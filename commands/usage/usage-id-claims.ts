@@ -3,7 +3,8 @@ import { perStore } from '../per-store';
 /** One decision's claim on the ids it stores: in flight until its append commits at `position` (0n once released). */
 export type UsageIdClaim = { readonly organisationId: string; readonly subscriptionId: string; readonly eventIds: readonly string[]; position: bigint | null };
 
-type OrganisationClaims = { readonly holders: Map<string, UsageIdClaim>; readonly claims: UsageIdClaim[] };
+/** Ids held past this many (about 100 MB) are forgotten oldest first once committed, as if the read models held them. */
+const KEPT_IDS = 1_000_000;
 
 /**
  * The usage event ids this process has decided to store, per organisation, until the read models
@@ -14,20 +15,28 @@ type OrganisationClaims = { readonly holders: Map<string, UsageIdClaim>; readonl
  * processes sharing a log still meet only in the read models.
  */
 export class UsageIdClaims {
-  private readonly byOrganisation = new Map<string, OrganisationClaims>();
+  private readonly holders = new Map<string, Map<string, UsageIdClaim>>();
+  /** Every claim not yet forgotten, in the order made, and the ids they hold. */
+  private readonly claims: UsageIdClaim[] = [];
+  private held = 0;
+
+  constructor(private readonly keptIds = KEPT_IDS) {}
 
   /** The subscription holding a claim on the id, if any. */
   holder(organisationId: string, eventId: string): string | undefined {
-    return this.byOrganisation.get(organisationId)?.holders.get(eventId)?.subscriptionId;
+    return this.holders.get(organisationId)?.get(eventId)?.subscriptionId;
   }
 
   claim(organisationId: string, subscriptionId: string, eventIds: readonly string[]): UsageIdClaim {
     const claim: UsageIdClaim = { organisationId, subscriptionId, eventIds, position: null };
     if (eventIds.length === 0) return claim;
-    let organisation = this.byOrganisation.get(organisationId);
-    if (!organisation) this.byOrganisation.set(organisationId, (organisation = { holders: new Map(), claims: [] }));
-    for (const eventId of eventIds) organisation.holders.set(eventId, claim);
-    organisation.claims.push(claim);
+    let holders = this.holders.get(organisationId);
+    if (!holders) this.holders.set(organisationId, (holders = new Map<string, UsageIdClaim>()));
+    for (const eventId of eventIds) holders.set(eventId, claim);
+    this.claims.push(claim);
+    this.held += eventIds.length;
+    // Should the read models stop following the log, memory stays bounded; the lookups' lag is back for the oldest.
+    this.forgetWhile((oldest) => this.held > this.keptIds && oldest.position !== null);
     return claim;
   }
 
@@ -37,27 +46,31 @@ export class UsageIdClaims {
 
   /** The decision's append was refused or failed: its ids are free again. */
   release(claim: UsageIdClaim): void {
-    const organisation = this.byOrganisation.get(claim.organisationId);
-    if (organisation) this.forget(organisation, claim);
+    this.free(claim);
     claim.position = 0n;
   }
 
-  /** Forgets the claims whose appends the read models include, in the order they were made (an append still in flight holds back those after it). */
-  settle(organisationId: string, through: bigint): void {
-    const organisation = this.byOrganisation.get(organisationId);
-    if (!organisation) return;
-    let settled = 0;
-    for (const claim of organisation.claims) {
-      if (claim.position === null || claim.position > through) break;
-      this.forget(organisation, claim);
-      settled++;
-    }
-    organisation.claims.splice(0, settled);
-    if (organisation.claims.length === 0) this.byOrganisation.delete(organisationId);
+  /** Forgets the claims whose appends the read models include (`through` is a log position), oldest first: an append still in flight holds back those after it. */
+  settle(through: bigint): void {
+    this.forgetWhile((oldest) => oldest.position !== null && oldest.position <= through);
   }
 
-  private forget(organisation: OrganisationClaims, claim: UsageIdClaim): void {
-    for (const eventId of claim.eventIds) if (organisation.holders.get(eventId) === claim) organisation.holders.delete(eventId);
+  private forgetWhile(forget: (oldest: UsageIdClaim) => boolean): void {
+    let forgotten = 0;
+    for (const oldest of this.claims) {
+      if (!forget(oldest)) break;
+      this.free(oldest);
+      this.held -= oldest.eventIds.length;
+      forgotten++;
+    }
+    this.claims.splice(0, forgotten);
+  }
+
+  private free(claim: UsageIdClaim): void {
+    const holders = this.holders.get(claim.organisationId);
+    if (!holders) return;
+    for (const eventId of claim.eventIds) if (holders.get(eventId) === claim) holders.delete(eventId);
+    if (holders.size === 0) this.holders.delete(claim.organisationId);
   }
 }
 

@@ -155,6 +155,17 @@ describe('POST /v1/usage_events', () => {
     ]);
   });
 
+  it('stores an event_id once when concurrent requests send it to two subscriptions', async () => {
+    const [first, second] = [await subscribe(), await subscribe()];
+    const ids = Array.from({ length: 50 }, (_, i) => `race-${i}`);
+    const answers = await Promise.all([first, second, first, second].map((sub) => report(ids.map((id) => event(sub, id)))));
+    const statuses = answers.flatMap((answer) => answer.body.results.map((r: { status: string; error?: { code: string } }) => r.error?.code ?? r.status));
+    // Each id is created once, on one of the two; every other send of it is a duplicate (same subscription) or a conflict.
+    expect(statuses.filter((status: string) => status === 'created')).toHaveLength(ids.length);
+    const counted = await Promise.all([first, second].map(async (sub) => (await period(sub, 'api_calls'))[0]?.events ?? 0));
+    expect(counted[0]! + counted[1]!).toBe(ids.length);
+  });
+
   it('counts a JSON number exactly: 0.1 + 0.2 is 0.3000', async () => {
     const sub = await subscribe();
     await report([event(sub, 'e-1', { quantity: 0.1 }), event(sub, 'e-2', { quantity: 0.2 }), event(sub, 'e-3', { quantity: 999999999999 })]).expect(200);

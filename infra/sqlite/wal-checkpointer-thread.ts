@@ -1,11 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from './open-database';
+import type { CheckpointerReply, CheckpointerRequest, WalState } from './wal-checkpointer';
 
-/** What the service tells the checkpointer's thread (it ends once its connection is closed), and what the thread tells it. */
-export type CheckpointerRequest = { op: 'close' };
-export type CheckpointerReply = { op: 'checkpointed' } & WalState;
-/** Frames in the WAL, and how many of them are copied into the database file. */
-export type WalState = { log: number; checkpointed: number };
 
 /**
  * The WAL checkpointer's thread (`wal-checkpointer.ts`): its own connection to the service's file,

@@ -1,13 +1,18 @@
 import { Worker } from 'node:worker_threads';
 import { compiledScript } from '../threads/compiled-script';
 import type { SqliteDatabase } from './open-database';
-import type { CheckpointerReply, CheckpointerRequest, WalState } from './wal-checkpointer-thread';
 
 /** How often the thread checkpoints: about what a busy service writes between SQLite's default checkpoints (1,000 pages). */
 const INTERVAL_MS = 100;
 
 /** The service's connection still checkpoints past this many WAL pages (about 40 MB), should the thread fall behind or stop. */
 const BACKSTOP_PAGES = 10_000;
+
+/** What the service tells the checkpointer's thread (it ends once its connection is closed), and what the thread tells it. */
+export type CheckpointerRequest = { op: 'close' };
+export type CheckpointerReply = { op: 'checkpointed' } & WalState;
+/** Frames in the WAL, and how many of them are copied into the database file. */
+export type WalState = { log: number; checkpointed: number };
 
 export type WalCheckpointer = Readonly<{
   /** The WAL as its latest checkpoint that changed anything left it (null before the first). */

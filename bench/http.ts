@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { formatRatio, formatResult, type LoadRequest, type LoadResult, runLoad } from './load';
+import type { RowFigures } from './rounds';
 import type { BenchSeed, Served, WorkDone } from './serve';
 
 export type HttpOptions = Readonly<{
@@ -83,13 +84,25 @@ const creations = (served: Served, runLabel: string) => (i: number) => ({
  * idempotency records and a long organisation stream, and usage ingestion in batches of 100.
  * Prints each row as it is measured; answers whether every request succeeded.
  */
-export const httpBench = async (options: HttpOptions, print: (line: string) => void): Promise<boolean> => {
+export const httpBench = async (options: HttpOptions, print: (line: string) => void): Promise<Readonly<{ ok: boolean; figures: RowFigures[] }>> => {
   const { requests, connections } = options;
   const results: LoadResult[] = [];
-  const row = (label: string, result: LoadResult & { work?: WorkDone | null }) => {
+  const figures: RowFigures[] = [];
+  let baseline: LoadResult | null = null;
+  const row = (label: string, result: LoadResult & { work?: WorkDone | null }, empty: LoadResult | null = null) => {
     results.push(result);
     print(formatResult(label, result));
     if (result.work) print(formatWork(result.work, result.requests));
+    const each = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : ms / result.requests);
+    figures.push({
+      label,
+      perSecond: result.perSecond,
+      p99Ms: result.p99Ms,
+      ratio: baseline ? result.perSecond / baseline.perSecond : null,
+      toEmpty: empty ? result.perSecond / empty.perSecond : null,
+      cpuMs: each(result.work?.cpuMs),
+      mainMs: each(result.work?.mainThreadCpuMs),
+    });
     return result;
   };
 
@@ -102,7 +115,7 @@ export const httpBench = async (options: HttpOptions, print: (line: string) => v
 
   const bare = await startServer('bare', null, null);
   const body = JSON.stringify({ customer_code: 'ACME', plan_code: 'team', units: 3 });
-  const baseline = row('baseline: bare Express JSON POST', await bare.measure(...warmThenLoad(bare.origin, requests * 5, () => ({ path: '/echo', headers: {}, body }))));
+  baseline = row('baseline: bare Express JSON POST', await bare.measure(...warmThenLoad(bare.origin, requests * 5, () => ({ path: '/echo', headers: {}, body }))));
   await bare.stop();
 
   const { rows } = options;
@@ -164,6 +177,7 @@ export const httpBench = async (options: HttpOptions, print: (line: string) => v
     const withData = row(
       `  … ${options.idempotencyRecords} idempotency records, ${options.organisationEvents}-event org`,
       await seeded.measure(...warmThenLoad(seeded.origin, requests, creations(seeded.served, 'seeded'))),
+      created,
     );
     print(formatRatio('with data', withData, baseline));
     if (created) print(`  with data: ${(withData.perSecond / created.perSecond).toFixed(3)} × the empty-database figure`);
@@ -175,5 +189,5 @@ export const httpBench = async (options: HttpOptions, print: (line: string) => v
   if (baseline.perSecond < 3 * slowest) {
     print(`  note: the baseline is less than 3 × the service figures; the load generator may be limiting them`);
   }
-  return results.every((result) => result.failures === 0);
+  return { ok: results.every((result) => result.failures === 0), figures };
 };

@@ -1,13 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HTTP_ROWS, httpBench, USAGE_IDS, type UsageIds } from './http';
+import { formatRounds, type RowFigures } from './rounds';
 import { scaleRows } from './scale';
 
 /**
  * `npm run bench [-- --profile]`: every row beside its baseline measured in the same run. Sections
  * (`BENCH_SECTIONS`, default all, comma-separated): `http` (autocannon against the service in its
  * own process; `BENCH_ROWS` picks its rows, default `creations,usage,seeded`, the baseline always
- * runs) and `scale` (memory after many events, rebuild beside a raw scan, folds). Data sizes and
+ * runs; `BENCH_ROUNDS` repeats them, then prints each row's median and spread) and `scale` (memory
+ * after many events, rebuild beside a raw scan, folds). Data sizes and
  * load from the environment; `--profile` has every server process write a CPU profile into `bench-profiles/`.
  */
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -31,8 +33,18 @@ const sections: Record<string, () => Promise<boolean>> = {
     if (unknown.length > 0) throw new Error(`unknown bench rows ${unknown.join(', ')}; known: ${HTTP_ROWS.join(', ')}`);
     const unknownIds = options.usageIds.filter((name) => !(USAGE_IDS as readonly string[]).includes(name));
     if (unknownIds.length > 0) throw new Error(`unknown BENCH_USAGE_IDS ${unknownIds.join(', ')}; known: ${USAGE_IDS.join(', ')}`);
+    const rounds = env('BENCH_ROUNDS', 1);
     print(`http: autocannon, ${options.connections} connections, ${options.requests} requests a row (the baseline 5 ×) after ${options.warmup} not counted, Node ${process.version}`);
-    return httpBench(options, print);
+    let ok = true;
+    const figures: RowFigures[][] = [];
+    for (let round = 1; round <= rounds; round++) {
+      if (rounds > 1) print(`round ${round} of ${rounds}`);
+      const result = await httpBench(options, print);
+      ok &&= result.ok;
+      figures.push(result.figures);
+    }
+    if (rounds > 1) formatRounds(figures).forEach(print);
+    return ok;
   },
   scale: async () => {
     await scaleRows((text) => process.stdout.write(text));

@@ -2,7 +2,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from './open-database';
 import type { CheckpointerReply, CheckpointerRequest, WalState } from './wal-checkpointer';
 
-
 /**
  * The WAL checkpointer's thread (`wal-checkpointer.ts`): its own connection to the service's file,
  * a PASSIVE checkpoint every `intervalMs` (it never waits for or blocks a writer or a reader; frames

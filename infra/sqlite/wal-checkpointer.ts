@@ -35,9 +35,10 @@ export const startWalCheckpointer = (db: SqliteDatabase, onFailure: (error: Erro
   let running = true;
   worker.on('message', ({ log, checkpointed }: CheckpointerReply) => (last = { log, checkpointed }));
   // The service's connection checkpoints again as SQLite does by default.
-  worker.on('error', (error) => {
+  worker.on('error', (error: unknown) => {
     db.pragma('wal_autocheckpoint = 1000');
-    onFailure(error);
+    // An SQLite error reaches this thread as a plain object (its class does not cross threads).
+    onFailure(error instanceof Error ? error : new Error(`the WAL checkpointer's thread failed: ${JSON.stringify(error)}`));
   });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   void exited.then(() => (running = false));

@@ -26,4 +26,19 @@ describe('WAL checkpointer', () => {
     expect(failures).toEqual([]);
     db.close();
   });
+
+  it('hands checkpoints back to the service’s connection, and says why, when its thread fails', async () => {
+    const db = openDatabase(join(tempDir('checkpointer'), 'billing.sqlite'));
+    // The service's connection holds the file alone: the thread cannot open it (after its 5 s busy timeout).
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY)');
+    const failures: Error[] = [];
+    const checkpointer = startWalCheckpointer(db, (error) => failures.push(error), 10);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
+    await until('the thread failed', () => failures.length > 0, 15_000);
+    expect(failures[0]!.message).toContain('SQLITE_BUSY');
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    await checkpointer.close();
+    db.close();
+  }, 20_000);
 });

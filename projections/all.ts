@@ -11,6 +11,7 @@ import type { Projection } from './projection';
 import { emptiedBySandboxReset } from './sandbox-reset';
 import { subscriptionsProjection } from './subscriptions';
 import { usageProjection } from './usage';
+import { usageEventIdsProjection } from './usage-event-ids';
 import { webhookEndpointsProjection } from './webhook-endpoints';
 
 /** A sandbox reset empties the read models of what it removes; it keeps the organisation, its API keys and its webhook endpoints. */
@@ -26,5 +27,6 @@ export const allProjections: readonly Projection[] = [
   webhookEndpointsProjection,
   emptiedBySandboxReset(creditNotesProjection),
   emptiedBySandboxReset(usageProjection),
+  emptiedBySandboxReset(usageEventIdsProjection),
   emptiedBySandboxReset(dueDatesProjection),
 ];

@@ -11,7 +11,6 @@ import type { Projection } from './projection';
 import { emptiedBySandboxReset } from './sandbox-reset';
 import { subscriptionsProjection } from './subscriptions';
 import { usageProjection } from './usage';
-import { usageEventIdsProjection } from './usage-event-ids';
 import { webhookEndpointsProjection } from './webhook-endpoints';
 
 /** A sandbox reset empties the read models of what it removes; it keeps the organisation, its API keys and its webhook endpoints. */
@@ -27,6 +26,5 @@ export const allProjections: readonly Projection[] = [
   webhookEndpointsProjection,
   emptiedBySandboxReset(creditNotesProjection),
   emptiedBySandboxReset(usageProjection),
-  emptiedBySandboxReset(usageEventIdsProjection),
   emptiedBySandboxReset(dueDatesProjection),
 ];

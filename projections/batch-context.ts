@@ -20,8 +20,6 @@ type Held = Doc | Each | null;
 const fieldOf = (held: Doc | Each, field: string): unknown => (held instanceof Each ? held.shared[field] : held[field]);
 
 export type BatchContext = ProjectionContext & {
-  /** The documents among `ids` as the batch's writes leave them (those it holds, else as stored), in no order. */
-  getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<T[]>;
   /** The writes the batch holds (one per document): what a caller bounds a long batch by. */
   held(): number;
   /** What to commit: the deletions by field first, then each collection's writes (`collectionWrites`). */
@@ -31,7 +29,7 @@ export type BatchContext = ProjectionContext & {
 /** Buffers a batch's writes so they commit together, while later events in the batch read them. */
 export const batchContext = (
   /** Where documents the batch does not hold are read: the store (or a batch being committed to it). */
-  readStore: Pick<ReadStore, 'get' | 'getMany'>,
+  readStore: Pick<ReadStore, 'get'>,
   indexed: ReadonlyMap<string, readonly string[]> = new Map(),
 ): BatchContext => {
   const pending = new Map<string, Map<string, Held>>();
@@ -91,31 +89,16 @@ export const batchContext = (
     return writes;
   };
   const erased = (collection: string, doc: Doc) => (erasures.get(collection) ?? []).some(({ field, eq }) => doc[field] === eq);
-  const heldDoc = <T extends Doc>(id: string, write: Doc | Each): T => (write instanceof Each ? { id, ...structuredClone(write.shared) } : write) as T;
   return {
     get: async <T extends Doc>(collection: string, id: string) => {
       const docs = of(collection);
       if (docs.has(id)) {
         const write = docs.get(id);
-        return write ? heldDoc<T>(id, write) : null;
+        if (!write) return null;
+        return (write instanceof Each ? { id, ...structuredClone(write.shared) } : write) as T;
       }
       const stored = await readStore.get<T>(collection, id);
       return stored && erased(collection, stored) ? null : stored;
-    },
-    getMany: async <T extends Doc>(collection: string, ids: readonly string[]) => {
-      const docs = of(collection);
-      const found: T[] = [];
-      const unheld: string[] = [];
-      for (const id of ids) {
-        if (!docs.has(id)) unheld.push(id);
-        else {
-          const write = docs.get(id);
-          if (write) found.push(heldDoc<T>(id, write));
-        }
-      }
-      const stored = unheld.length === 0 ? [] : await readStore.getMany<T>(collection, unheld);
-      for (const doc of stored) if (!erased(collection, doc)) found.push(doc);
-      return found;
     },
     // Handlers never change a document after putting it, nor one they got (they put a changed copy):
     // the batch hands back the very object it holds. Frozen under test, so a handler that breaks the

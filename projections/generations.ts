@@ -28,18 +28,7 @@ export class GenerationView implements ReadStore {
   constructor(
     private readonly inner: ReadStore,
     private readonly name: (collection: string) => string,
-    /**
-     * Where a collection's newest documents are held in memory, not yet committed (a lagging
-     * projection's, `RunnerOptions.lagging`), read through it by id; null for the rest.
-     */
-    private readonly held: (collection: string) => Pick<ReadStore, 'get' | 'getMany'> | null = () => null,
   ) {}
-
-  /** A collection's name in this generation, for a query the held documents could not answer. */
-  private queried(collection: string): string {
-    if (this.held(collection)) throw new Error(`${collection} is read by id only: its newest documents are held in memory`);
-    return this.name(collection);
-  }
 
   /** Writes or index specs with their collections renamed to this view's generation. */
   private named<T extends Readonly<{ collection: string }>>(items: readonly T[]): T[] {
@@ -53,19 +42,19 @@ export class GenerationView implements ReadStore {
     return this.inner.dropIndexes(collections.map((collection) => this.name(collection)));
   }
   get<T extends Doc>(collection: string, id: string): Promise<T | null> {
-    return this.held(collection)?.get<T>(collection, id) ?? this.inner.get<T>(this.name(collection), id);
+    return this.inner.get<T>(this.name(collection), id);
   }
   getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<T[]> {
-    return this.held(collection)?.getMany<T>(collection, ids) ?? this.inner.getMany<T>(this.name(collection), ids);
+    return this.inner.getMany<T>(this.name(collection), ids);
   }
-  async find<T extends Doc>(collection: string, query: FindQuery): Promise<Page<T>> {
-    return this.inner.find<T>(this.queried(collection), query);
+  find<T extends Doc>(collection: string, query: FindQuery): Promise<Page<T>> {
+    return this.inner.find<T>(this.name(collection), query);
   }
-  async findAll<T extends Doc>(collection: string, where?: readonly Condition[]): Promise<T[]> {
-    return this.inner.findAll<T>(this.queried(collection), where);
+  findAll<T extends Doc>(collection: string, where?: readonly Condition[]): Promise<T[]> {
+    return this.inner.findAll<T>(this.name(collection), where);
   }
-  async count(collection: string, where?: readonly Condition[]): Promise<number> {
-    return this.inner.count(this.queried(collection), where);
+  count(collection: string, where?: readonly Condition[]): Promise<number> {
+    return this.inner.count(this.name(collection), where);
   }
   commit(writes: readonly Write[], checkpoints?: readonly Checkpoint[], visible?: () => void): Promise<void> {
     return this.inner.commit(this.named(writes), checkpoints, visible);

@@ -4,7 +4,7 @@ import { CUSTOMERS } from './customers';
 import { METERS } from './meters';
 import { PLANS } from './plans';
 import { SUBSCRIPTIONS } from './subscriptions';
-import { USAGE_EVENT_IDS, type UsageEventIdDoc, usageEventIdKey } from './usage-event-ids';
+import { USAGE_EVENT_IDS, type UsageEventIdDoc, usageEventIdKey } from './usage';
 import { WEBHOOK_ENDPOINTS } from './webhook-endpoints';
 
 /**

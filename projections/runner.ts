@@ -6,7 +6,7 @@ import type { EventStore, StoredEvent } from '../infra/event-store/port';
 import { semaphore } from '../infra/event-store/semaphore';
 import type { Logger } from '../infra/logger';
 import type { Doc, ReadStore, Write } from '../infra/read-store/port';
-import { type BatchContext, batchContext } from './batch-context';
+import { batchContext } from './batch-context';
 import {
   checkpointName,
   type Generation,
@@ -27,29 +27,11 @@ export type RunnerOptions = Readonly<{
   /** Documents per transaction when a rebuild commits. */
   rebuildCommitSize?: number;
   pollMs?: number;
-  /**
-   * Projections whose writes the runner holds in memory across batches and commits in large
-   * flushes (with their checkpoint): a read model written at random keys, once per flush instead
-   * of once per batch. Reads see the held documents through `readStore` (by id only). Only for a
-   * runner that is the one process applying and reading them (the embedded profile): another
-   * process would see them late. A crash loses nothing, the log is applied again from the checkpoint.
-   */
-  lagging?: readonly string[];
-  /** A lagging projection flushes once it holds this many documents' writes... */
-  lagDocuments?: number;
-  /** ...or has held writes this long (checked at each pass, the poll included). */
-  lagMs?: number;
 }>;
 export type Progress = Readonly<{ position: bigint; head: bigint; events: number }>;
 
-/** A lagging projection's writes not committed yet, and since when it has held any (performance.now()). */
-type Held = { context: BatchContext; since: number | null };
-
-/**
- * One projection as the runner keeps it: the generation reads are served from, and how far it has
- * applied the log (a lagging one: into its held writes, committed up to an earlier checkpoint).
- */
-type Slot = { projection: Projection; live: Generation; checkpoint: bigint; held: Held | null };
+/** One projection as the runner keeps it: the generation reads are served from, and how far it has applied the log. */
+type Slot = { projection: Projection; live: Generation; checkpoint: bigint };
 
 export type ProjectionStatus = Readonly<{
   name: string;
@@ -84,15 +66,15 @@ export class RebuildRunning extends Error {
 
 type Waiter = { position: bigint; resolve: (reached: boolean) => void };
 
-/** A projection to run a batch through, the position it has applied up to, and where its writes go. */
-type Target = Readonly<{ projection: Projection; after: bigint; context: ProjectionContext }>;
+/** A projection to run a batch through, and the position it has applied up to. */
+type Target = Readonly<{ projection: Projection; after: bigint }>;
 
 /**
  * Runs each event of the batch through the projections that handle it and have not applied it yet,
  * decoded (upcast) once for all of them. Each projection reads and writes only its own collections,
  * so event by event gives the documents that projection by projection would.
  */
-const applyBatch = async (targets: readonly Target[], batch: readonly StoredEvent[]): Promise<void> => {
+const applyBatch = async (targets: readonly Target[], batch: readonly StoredEvent[], context: ProjectionContext): Promise<void> => {
   const byType = new Map<string, Target[]>();
   for (const target of targets) {
     for (const type of target.projection.handles) {
@@ -105,7 +87,7 @@ const applyBatch = async (targets: readonly Target[], batch: readonly StoredEven
     const handlers = byType.get(event.type);
     if (!handlers) continue;
     let decoded: StoredEvent | null = null;
-    for (const { projection, after, context } of handlers) {
+    for (const { projection, after } of handlers) {
       if (event.position <= after) continue;
       decoded ??= decodeEvent(event);
       await projection.apply(decoded, context);
@@ -131,12 +113,8 @@ export class ProjectionRunner {
   private readonly indexed: ReadonlyMap<string, readonly string[]>;
   /** Where each collection's live generation lives; the API's view resolves through it. */
   private readonly live = new Map<string, string>();
-  /** The API's read store: the live generation of every read model, with the writes lagging projections hold. */
+  /** The API's read store: the live generation of every read model. */
   readonly readStore: ReadStore;
-  /** The live generations as committed. */
-  private readonly liveView: ReadStore;
-  /** The held writes of the lagging projections, by collection. */
-  private readonly heldBy = new Map<string, Held>();
   private readonly waiters = new Set<Waiter>();
   /** Applying a batch to the live generations, and switching a generation, never overlap. */
   private readonly exclusive = semaphore(1);
@@ -157,8 +135,6 @@ export class ProjectionRunner {
   private readonly rebuildFlushDocuments: number;
   private readonly rebuildCommitSize: number;
   private readonly pollMs: number;
-  private readonly lagDocuments: number;
-  private readonly lagMs: number;
   /** Whether this process applies the log (holds the projections lease); otherwise it follows the checkpoints another writes. */
   private applying: () => boolean = () => true;
 
@@ -174,16 +150,8 @@ export class ProjectionRunner {
     this.rebuildFlushDocuments = options.rebuildFlushDocuments ?? 5000;
     this.rebuildCommitSize = options.rebuildCommitSize ?? 5000;
     this.pollMs = options.pollMs ?? 1000;
-    this.lagDocuments = options.lagDocuments ?? 20_000;
-    this.lagMs = options.lagMs ?? 1000;
-    const liveName = (collection: string) => this.live.get(collection) ?? collection;
-    this.liveView = new GenerationView(raw, liveName);
-    this.readStore = new GenerationView(raw, liveName, (collection) => this.heldBy.get(collection)?.context ?? null);
-    this.slots = projections.map((projection) => {
-      const held = options.lagging?.includes(projection.name) ? this.emptyHeld() : null;
-      for (const collection of held ? projection.collections : []) this.heldBy.set(collection, held!);
-      return { projection, live: { generation: 0, version: projection.version }, checkpoint: 0n, held };
-    });
+    this.slots = projections.map((projection) => ({ projection, live: { generation: 0, version: projection.version }, checkpoint: 0n }));
+    this.readStore = new GenerationView(raw, (collection) => this.live.get(collection) ?? collection);
     const indexed = new Map<string, Set<string>>();
     for (const { collection, fields } of projections.flatMap((projection) => projection.indexes)) {
       indexed.set(collection, new Set([...(indexed.get(collection) ?? []), ...fields]));
@@ -228,12 +196,6 @@ export class ProjectionRunner {
     if (this.timer) clearInterval(this.timer);
     await this.runs.current();
     await this.rebuilding;
-    // What the lagging projections hold, committed: a restart need not apply it again.
-    if (this.applying()) {
-      await this.exclusive(() => this.flushHeld(true)).catch((error: unknown) =>
-        this.logger.error({ err: error }, 'held projection writes not committed at stop; they are applied again at the next start'),
-      );
-    }
     for (const waiter of this.waiters) waiter.resolve(false);
     this.waiters.clear();
   }
@@ -328,18 +290,13 @@ export class ProjectionRunner {
       this.setLive(slot, { generation: slot.live.generation, version: slot.projection.version });
       await this.raw.commit([pointerWrite(slot.projection.name, slot.live)]);
       slot.checkpoint = 0n;
-      if (slot.held) Object.assign(slot.held, this.emptyHeld());
     }
     let events = 0;
     await this.exclusive(() =>
-      this.drain(
-        (progress) => {
-          events = progress.events;
-          onProgress?.(progress);
-        },
-        this.rebuildBatchSize,
-        true,
-      ),
+      this.drain((progress) => {
+        events = progress.events;
+        onProgress?.(progress);
+      }, this.rebuildBatchSize),
     );
     for (const slot of chosen) await this.raw.ensureIndexes(generationIndexes(slot.projection, slot.live.generation));
     await this.catchUp();
@@ -425,8 +382,8 @@ export class ProjectionRunner {
       const flush = async (): Promise<void> => {
         await committing;
         const flushed = context;
-        let readFrom: Pick<ReadStore, 'get' | 'getMany'> = flushed;
-        context = batchContext({ get: (collection, id) => readFrom.get(collection, id), getMany: (collection, ids) => readFrom.getMany(collection, ids) }, this.indexed);
+        let readFrom: Pick<ReadStore, 'get'> = flushed;
+        context = batchContext({ get: (collection, id) => readFrom.get(collection, id) }, this.indexed);
         const writes = flushed.writes();
         const checkpoints = builds.map((build) => ({ name: build.checkpoint, position: status.position }));
         // In transactions of a bounded size: each one holds the database's write lock briefly.
@@ -453,7 +410,7 @@ export class ProjectionRunner {
         const batch = await this.store.readAll(status.position, this.rebuildBatchSize);
         if (batch.length === 0) return 0;
         const last = batch[batch.length - 1]!.position;
-        await applyBatch(builds.map((build) => ({ projection: build.slot.projection, after: 0n, context })), batch);
+        await applyBatch(builds.map((build) => ({ projection: build.slot.projection, after: 0n })), batch, context);
         status.events += batch.length;
         status.position = last;
         if (context.held() >= this.rebuildFlushDocuments) await flush();
@@ -483,8 +440,7 @@ export class ProjectionRunner {
       await this.exclusive(async () => {
         // Both generations to the same position: the live one to the head, the new one to where the live one stands.
         for (;;) {
-          // Held writes committed too: the compared and switched generations as stored.
-          await this.drain(undefined, this.batchSize, true);
+          await this.drain();
           while ((await step()) > 0);
           await flushed();
           if (slots.every((slot) => slot.checkpoint === status.position)) break;
@@ -517,7 +473,7 @@ export class ProjectionRunner {
     const byId = (docs: Doc[]) => new Map(docs.map((doc) => [doc.id, doc]));
     for (const slot of slots) {
       for (const collection of slot.projection.collections) {
-        const live = byId(await this.liveView.findAll(collection));
+        const live = byId(await this.readStore.findAll(collection));
         const fresh = byId(await newGeneration.findAll(collection));
         const report = (id: string, difference: Difference['difference']) => differences.push({ projection: slot.projection.name, collection, id, difference });
         for (const [id, doc] of live) {
@@ -531,8 +487,7 @@ export class ProjectionRunner {
     return differences;
   }
 
-  /** Applies the log to the live generations; with `flushHeld`, commits every lagging projection's held writes at the end. */
-  private async drain(onProgress?: (progress: Progress) => void, batchSize = this.batchSize, flushHeld = false): Promise<void> {
+  private async drain(onProgress?: (progress: Progress) => void, batchSize = this.batchSize): Promise<void> {
     if (!this.applying()) return this.followCheckpoints();
     const head = onProgress ? await this.store.headPosition() : 0n;
     let seen = 0;
@@ -544,11 +499,7 @@ export class ProjectionRunner {
       // One context and one commit for every projection: the batch costs one transaction.
       const context = batchContext(this.readStore, this.indexed);
       const moved = this.slots.filter((slot) => slot.checkpoint < last);
-      await applyBatch(moved.map((slot) => ({ projection: slot.projection, after: slot.checkpoint, context: slot.held?.context ?? context })), batch);
-      // Since when each lagging projection has applied what its checkpoint does not include (writes or not).
-      for (const { held } of moved) if (held && held.since === null) held.since = performance.now();
-      // A lagging projection's checkpoint is committed with its held writes.
-      const committed = moved.filter((slot) => !slot.held);
+      await applyBatch(moved.map((slot) => ({ projection: slot.projection, after: slot.checkpoint })), batch, context);
       const previous = moved.map((slot) => slot.checkpoint);
       // Waiters are released once reads see the batch (before its commit on the embedded store: what
       // a released request writes next joins the batch's commit instead of waiting for one of its own).
@@ -559,7 +510,7 @@ export class ProjectionRunner {
       try {
         await this.readStore.commit(
           context.writes(),
-          committed.map((slot) => ({ name: checkpointName(slot.projection.name, slot.live), position: last })),
+          moved.map((slot) => ({ name: checkpointName(slot.projection.name, slot.live), position: last })),
           reached,
         );
       } catch (error) {
@@ -568,33 +519,9 @@ export class ProjectionRunner {
         throw error;
       }
       reached();
-      await this.flushHeld(false);
       seen += batch.length;
       onProgress?.({ position: last, head: head > last ? head : last, events: seen });
     }
-    await this.flushHeld(flushHeld);
-  }
-
-  private emptyHeld(): Held {
-    return { context: batchContext(this.liveView, this.indexed), since: null };
-  }
-
-  /**
-   * Commits the writes of each lagging projection that holds enough of them, or has held them long
-   * enough (every one that holds any, with `all`), with its checkpoint. Until the commit has
-   * resolved, reads go on through the held writes; a failed commit leaves them held.
-   */
-  private async flushHeld(all: boolean): Promise<void> {
-    const now = performance.now();
-    const due = this.slots.filter(
-      ({ held }) => held !== null && held.since !== null && (all || held.context.held() >= this.lagDocuments || now - held.since >= this.lagMs),
-    );
-    if (due.length === 0) return;
-    await this.liveView.commit(
-      due.flatMap((slot) => slot.held!.context.writes()),
-      due.map((slot) => ({ name: checkpointName(slot.projection.name, slot.live), position: slot.checkpoint })),
-    );
-    for (const { held } of due) Object.assign(held!, this.emptyHeld());
   }
 
   /** Where the lease holder has got to: its live generations and checkpoints, as committed. */

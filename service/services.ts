@@ -8,7 +8,6 @@ import { testClockAdvancer } from '../workers/scheduler';
 import { allProjections } from '../projections/all';
 import { readModelLookups } from '../projections/lookups';
 import { ProjectionRunner } from '../projections/runner';
-import { usageEventIdsProjection } from '../projections/usage-event-ids';
 import { startDemoAccountingThread } from '../infra/accounting/demo-server/start-thread';
 import { httpAccountingSystem } from '../infra/accounting/http-client';
 import type { AccountingSystem } from '../infra/accounting/port';
@@ -104,11 +103,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     : await startDemoAccountingThread({ port: 0, dbPath: join(config.DATA_DIR, 'demo-accounting.sqlite') });
   const accountingUrl = config.ACCOUNTING_URL ?? demoAccounting!.url;
   const accounting = httpAccountingSystem({ baseUrl: accountingUrl });
-  // With the read models in the locked data directory, this process alone applies and reads them:
-  // the usage event ids may lag in memory and be committed in large flushes.
-  const projections = new ProjectionRunner(store, storedReadModels, allProjections, logger.child({ component: 'projections' }), {
-    lagging: config.MONGO_URL ? [] : [usageEventIdsProjection.name],
-  });
+  const projections = new ProjectionRunner(store, storedReadModels, allProjections, logger.child({ component: 'projections' }));
   // Everything but the runner reads the live generation of each read model.
   const readStore = projections.readStore;
   logger.info(

@@ -68,8 +68,7 @@ describe('usage under load survives kill -9', () => {
         // A fresh key per 50 batches (100 requests) keeps under the rate limit.
         if (i % 50 === 0) key = (await call('POST', `/admin/v1/organisations/${org}/api_keys`, { name: `r${i}`, scopes: ['usage:write'] })).body.key as string;
         resent.push((await call('POST', '/v1/usage_events', { events: batch }, `Bearer ${key}`)).body);
-        // The same ids on the next subscription: the organisation's id lookup (held in memory when the
-        // process died, applied from the log again at start) still knows every one.
+        // The same ids on the next subscription: the organisation's id lookup knows every one after the restart.
         const elsewhere = batch.map((usage) => ({ ...usage, subscription: subscriptions[(subscriptions.indexOf(usage.subscription) + 1) % 4]! }));
         moved.push((await call('POST', '/v1/usage_events', { events: elsewhere }, `Bearer ${key}`)).body);
       }

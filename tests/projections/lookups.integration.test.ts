@@ -6,7 +6,7 @@ import { SqliteReadStore } from '../../infra/read-store/sqlite';
 import { openDatabase } from '../../infra/sqlite/open-database';
 import { readModelLookups } from '../../projections/lookups';
 import { ProjectionRunner } from '../../projections/runner';
-import { usageEventIdsProjection } from '../../projections/usage-event-ids';
+import { usageProjection } from '../../projections/usage';
 import { testEvent } from '../support/events';
 import { tempDir } from '../support/test-service';
 
@@ -19,10 +19,10 @@ const recorded = (subscriptionId: string, eventId: string) => ({
 });
 
 describe('read model lookups', () => {
-  it('answer which subscription stored each usage event id (held in memory or committed), and the log position the answer includes', async () => {
+  it('answer which subscription stored each usage event id, and the log position the answer includes', async () => {
     const db = openDatabase(join(tempDir('lookups'), 'billing.sqlite'));
     const store = new SqliteEventStore(db);
-    const runner = new ProjectionRunner(store, new SqliteReadStore(db), [usageEventIdsProjection], silentLogger(), { lagging: [usageEventIdsProjection.name] });
+    const runner = new ProjectionRunner(store, new SqliteReadStore(db), [usageProjection], silentLogger());
     await runner.start();
     const lookups = readModelLookups(runner.readStore, () => runner.position());
     await store.append('usage-sub_1', [recorded('sub_1', 'a')], 'any');

@@ -24,7 +24,10 @@ export const compiledScript = (callerFile: string, name: string): string => {
   for (const source of readdirSync(folder).filter((file) => file.endsWith('.ts'))) {
     const compiled = join(compiledFolder, source.replace(/\.ts$/, '.js'));
     if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(join(folder, source)).mtimeMs) {
-      throw new Error(`${relative(root, compiled)} is missing or older than its source: run \`npx tsc -p .\` first (a worker thread runs compiled JavaScript).`);
+      throw new Error(
+        `${relative(root, compiled)} is missing or older than its source: run \`npx tsc -p .\` first (a worker thread runs compiled JavaScript). ` +
+          'If it still is, a checkout gave the source back content tsc had compiled, which its incremental build does not emit again: `rm -rf dist` and run tsc.',
+      );
     }
   }
   return join(compiledFolder, `${name}.js`);

@@ -11,8 +11,9 @@ export type Lookups = Readonly<{
   /** The customer already linked to an accounting contact, if any. */
   customerWithContact(organisationId: string, accountingContactId: string): Promise<string | null>;
   /**
-   * The subscription each of these usage event ids is stored on, for those the organisation has
-   * stored, and the log position the answer includes everything up to.
+   * The subscriptions that may hold each of these usage event ids: every one that does (as of the
+   * log position the answer includes everything up to), and rarely one that does not (the lookup
+   * compares 64-bit fingerprints): the subscription's usage stream says for sure.
    */
   usageEventSubscriptions(organisationId: string, eventIds: readonly string[]): Promise<UsageEventSubscriptions>;
   webhookEndpointCount(organisationId: string): Promise<number>;
@@ -20,4 +21,4 @@ export type Lookups = Readonly<{
   copyable(organisationId: string): Promise<Readonly<Record<'meters' | 'plans' | 'charges' | 'customers' | 'subscriptions', readonly string[]>>>;
 }>;
 
-export type UsageEventSubscriptions = Readonly<{ stored: ReadonlyMap<string, string>; through: bigint }>;
+export type UsageEventSubscriptions = Readonly<{ candidates: ReadonlyMap<string, readonly string[]>; through: bigint }>;

@@ -4,14 +4,11 @@ import { CUSTOMERS } from './customers';
 import { METERS } from './meters';
 import { PLANS } from './plans';
 import { SUBSCRIPTIONS } from './subscriptions';
-import { USAGE_EVENT_IDS, type UsageEventIdDoc, usageEventIdKey } from './usage';
+import type { UsageEventIdIndex } from './usage-event-ids';
 import { WEBHOOK_ENDPOINTS } from './webhook-endpoints';
 
-/**
- * The commands' `Lookups` port answered from these read models (eventually consistent by nature);
- * `projectedThrough` is the log position every read model includes.
- */
-export const readModelLookups = (readStore: ReadStore, projectedThrough: () => bigint) => {
+/** The commands' `Lookups` port answered from these read models (eventually consistent by nature). */
+export const readModelLookups = (readStore: ReadStore, usageEventIds: UsageEventIdIndex) => {
   const ofOrganisation = (organisationId: string) => ({ field: '_organisation', eq: organisationId });
   return {
     liveSubscriptionCount: (organisationId: string) =>
@@ -25,13 +22,7 @@ export const readModelLookups = (readStore: ReadStore, projectedThrough: () => b
       ]);
       return owner?.id ?? null;
     },
-    usageEventSubscriptions: async (organisationId: string, eventIds: readonly string[]) => {
-      // Read before the query: the documents it finds include at least this much of the log.
-      const through = projectedThrough();
-      const docs = await readStore.getMany<UsageEventIdDoc>(USAGE_EVENT_IDS, eventIds.map((eventId) => usageEventIdKey(organisationId, eventId)));
-      // The key is the organisation, ':' and the event id.
-      return { stored: new Map(docs.map((doc) => [doc.id.slice(organisationId.length + 1), doc.subscription] as const)), through };
-    },
+    usageEventSubscriptions: (organisationId: string, eventIds: readonly string[]) => usageEventIds.subscriptionsHolding(organisationId, eventIds),
     webhookEndpointCount: (organisationId: string) => readStore.count(WEBHOOK_ENDPOINTS, [ofOrganisation(organisationId)]),
     copyable: async (organisationId: string) => {
       const ids = async (collection: string) => (await readStore.findAll(collection, [ofOrganisation(organisationId)])).map((doc) => doc.id);

@@ -5,7 +5,6 @@ import type { UsageRecorded } from '../domain/usage/events';
 import type { Projection } from './projection';
 
 export const USAGE_PERIODS = 'usage_periods';
-export const USAGE_EVENT_IDS = 'usage_event_ids';
 
 /**
  * What a subscription reported for one meter in one billing period: closing the period reads this
@@ -25,34 +24,20 @@ export const usagePeriodDocument = z.object({
 });
 export type UsagePeriodDoc = z.infer<typeof usagePeriodDocument>;
 
-/** Which subscription an organisation's event id is stored on: the commands' lookup for ids reused across subscriptions. */
-export const usageEventIdDocument = z.object({ id: z.string(), subscription: z.string(), _organisation: z.string() });
-export type UsageEventIdDoc = z.infer<typeof usageEventIdDocument>;
-
 export const usagePeriodId = (subscriptionId: string, meterId: string, periodStart: string): string => `${subscriptionId}:${meterId}:${periodStart}`;
-/** Organisation ids hold no ':', so the first one ends the organisation whatever the client's id holds. */
-export const usageEventIdKey = (organisationId: string, eventId: string): string => `${organisationId}:${eventId}`;
 
 export const usageProjection: Projection = {
   name: 'usage',
-  // Version 2: the event ids as shared documents (a generation built by version 1 is rebuilt in that layout).
-  version: 2,
-  collections: [USAGE_PERIODS, USAGE_EVENT_IDS],
-  indexes: [
-    { collection: USAGE_PERIODS, fields: ['subscription', 'period_start'] },
-    { collection: USAGE_EVENT_IDS, fields: [], sharedDocuments: true },
-  ],
+  // Version 3: without the event ids (kept in memory by `UsageEventIdIndex`); earlier generations are rebuilt without them.
+  version: 3,
+  collections: [USAGE_PERIODS],
+  indexes: [{ collection: USAGE_PERIODS, fields: ['subscription', 'period_start'] }],
   handles: ['UsageRecorded'],
   apply: async (event, context) => {
     const { data } = event as unknown as UsageRecorded;
     const { subscriptionId, organisationId } = data;
     // One group per meter and period: its total is one document, read and written once.
     for (const group of data.groups) {
-      context.putEach(
-        USAGE_EVENT_IDS,
-        group.events.map((usage) => usageEventIdKey(organisationId, usage.eventId)),
-        { subscription: subscriptionId, _organisation: organisationId },
-      );
       const id = usagePeriodId(subscriptionId, group.meterId, group.periodStart);
       const current = (await context.get<UsagePeriodDoc>(USAGE_PERIODS, id)) ?? {
         id,

@@ -64,6 +64,7 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
     await projectionsLease.ready;
     await projections.start();
     projectionsStarted = true;
+    await services.usageEventIds.start();
     await restoreTestClocks(services);
     const demo = await quickStart(services);
     if (demo) await services.projections.waitFor(demo.position);

@@ -7,6 +7,7 @@ import type { WorkerOptions, Workers } from '../workers/workers';
 import { testClockAdvancer } from '../workers/scheduler';
 import { allProjections } from '../projections/all';
 import { readModelLookups } from '../projections/lookups';
+import { UsageEventIdIndex } from '../projections/usage-event-ids';
 import { ProjectionRunner } from '../projections/runner';
 import { startDemoAccountingThread } from '../infra/accounting/demo-server/start-thread';
 import { httpAccountingSystem } from '../infra/accounting/http-client';
@@ -43,6 +44,8 @@ export type Services = Readonly<{
   store: EventStore;
   readStore: ReadStore;
   lookups: Lookups;
+  /** Read from the log on first use; `startService` reads it before listening. */
+  usageEventIds: UsageEventIdIndex;
   clocks: Clocks;
   projections: ProjectionRunner;
   rateLimiter: RateLimiter;
@@ -104,6 +107,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
   const accountingUrl = config.ACCOUNTING_URL ?? demoAccounting!.url;
   const accounting = httpAccountingSystem({ baseUrl: accountingUrl });
   const projections = new ProjectionRunner(store, storedReadModels, allProjections, logger.child({ component: 'projections' }));
+  const usageEventIds = new UsageEventIdIndex(store, logger.child({ component: 'usage-event-ids' }));
   // Everything but the runner reads the live generation of each read model.
   const readStore = projections.readStore;
   logger.info(
@@ -124,7 +128,8 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     db,
     store,
     readStore,
-    lookups: readModelLookups(readStore, () => projections.position()),
+    lookups: readModelLookups(readStore, usageEventIds),
+    usageEventIds,
     clocks,
     projections,
     rateLimiter,
@@ -136,6 +141,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     accountingUrl,
     close: async () => {
       await projections.stop();
+      await usageEventIds.stop();
       await queues.close();
       await demoAccounting?.close();
       await rateLimiter.close();

@@ -1,14 +1,15 @@
 import { decideUsage } from '../../domain/usage/decider';
 import type { UsageState } from '../../domain/usage/state';
 import { type SentUsage, type UsageCalendar, usageCalendar, usageCalendarKey, type UsageOutcome, type UsageSubscription, usageSubscriptionOf } from '../../domain/usage/rules';
+import type { EventStore } from '../../infra/event-store/port';
 import type { CommandDeps } from '../deps';
 import type { Lookups } from '../lookups';
 import { type Caller, eventMetadata, type OrganisationRef } from '../metadata';
 import { latestPosition } from '../positions';
 import { resetGenerationOf } from '../organisation/reset-generation';
 import { subscriptionCommand } from '../subscription/subscription-command';
-import { type UsageIdClaim, usageIdClaimsOf } from './usage-id-claims';
-import { decideOnUsageStream } from './usage-states';
+import { type UsageIdClaim, type UsageIdClaims, usageIdClaimsOf } from './usage-id-claims';
+import { decideOnUsageStream, heldUsageEventIds } from './usage-states';
 
 /** One event of a request, with the subscription it names. */
 export type UsageRequestEvent = SentUsage & Readonly<{ subscription: string }>;
@@ -45,14 +46,35 @@ const bySubscription = (events: readonly UsageRequestEvent[]): Map<string, numbe
 };
 
 /**
+ * The subscription each event's id is stored on, where that is another subscription than the event
+ * names, as the candidates' usage streams confirm (the lookup's fingerprints may name one that does
+ * not hold the id). On the subscription it names, the decision reads its own stream.
+ */
+const storedElsewhere = async (store: EventStore, events: readonly UsageRequestEvent[], candidates: ReadonlyMap<string, readonly string[]>): Promise<Map<string, string>> => {
+  const toConfirm = new Map<string, Set<string>>();
+  for (const { eventId, subscription } of events) {
+    for (const holder of candidates.get(eventId) ?? []) {
+      if (holder === subscription) continue;
+      const ids = toConfirm.get(holder);
+      if (ids) ids.add(eventId);
+      else toConfirm.set(holder, new Set([eventId]));
+    }
+  }
+  const stored = new Map<string, string>();
+  for (const [holder, ids] of toConfirm) for (const eventId of await heldUsageEventIds(store, holder, [...ids])) stored.set(eventId, holder);
+  return stored;
+};
+
+/**
  * `POST /v1/usage_events`: for each subscription named, load its facts and its usage stream, decide
  * every event, and append the accepted ones in one append with the expected revision (a concurrent
  * request conflicts and is decided again). Every append has committed when this returns. The usage
  * state is kept folded between requests (`UsageStates`), so a batch reads only what is new.
  *
  * An event id is unique per organisation: within a subscription the stream decides exactly; across
- * subscriptions, ids stored earlier come from the `Lookups` port, and ids this process is storing
- * or has stored since the read models were last brought up to date from its `UsageIdClaims`.
+ * subscriptions, ids stored earlier come from the `Lookups` port (confirmed from the streams it
+ * names), and ids this process is storing or has stored since the lookup last followed the log
+ * from its `UsageIdClaims`.
  */
 export const recordUsage = async (
   deps: CommandDeps & Readonly<{ lookups: Lookups }>,
@@ -60,10 +82,26 @@ export const recordUsage = async (
   organisation: OrganisationRef,
   events: readonly UsageRequestEvent[],
 ): Promise<RecordedBatch> => {
-  const now = deps.clocks.forOrganisation(organisation.id).now().toISOString();
   const claims = usageIdClaimsOf(deps.store);
-  const { stored, through } = await deps.lookups.usageEventSubscriptions(organisation.id, [...new Set(events.map((e) => e.eventId))]);
-  claims.settle(through);
+  const { candidates, through } = await deps.lookups.usageEventSubscriptions(organisation.id, [...new Set(events.map((e) => e.eventId))]);
+  const done = claims.settle(through);
+  try {
+    return await decideEach(deps, caller, organisation, events, claims, await storedElsewhere(deps.store, events, candidates));
+  } finally {
+    done();
+  }
+};
+
+/** Decides and appends each subscription's events in turn; `stored` holds the ids the lookup found on other subscriptions. */
+const decideEach = async (
+  deps: CommandDeps,
+  caller: Caller,
+  organisation: OrganisationRef,
+  events: readonly UsageRequestEvent[],
+  claims: UsageIdClaims,
+  stored: ReadonlyMap<string, string>,
+): Promise<RecordedBatch> => {
+  const now = deps.clocks.forOrganisation(organisation.id).now().toISOString();
   const holder = (eventId: string) => stored.get(eventId) ?? claims.holder(organisation.id, eventId);
   const outcomes: UsageOutcome[] = new Array<UsageOutcome>(events.length);
   const metadata = eventMetadata(caller, organisation, deps.clocks);

@@ -106,6 +106,13 @@ export const decideOnUsageStream = <Result>(
 export const billedUsagePeriods = (store: EventStore, subscriptionId: string): Promise<Map<string, UsagePeriodBilledData>> =>
   usageStatesOf(store).exclusive(usageStream(subscriptionId), async (source) => new Map((await source.load()).state.billed));
 
+/** Those of `eventIds` the subscription's usage stream holds. */
+export const heldUsageEventIds = (store: EventStore, subscriptionId: string, eventIds: readonly string[]): Promise<string[]> =>
+  usageStatesOf(store).exclusive(usageStream(subscriptionId), async (source) => {
+    const { seen } = (await source.load()).state;
+    return eventIds.filter((eventId) => seen.has(eventId));
+  });
+
 /** The usage invoices a subscription's billed periods raised. */
 export const usageInvoiceIds = async (store: EventStore, subscriptionId: string): Promise<string[]> =>
   [...(await billedUsagePeriods(store, subscriptionId)).values()].flatMap((billed) => (billed.invoiceId === null ? [] : [billed.invoiceId]));

@@ -7,14 +7,14 @@ describe('UsageIdClaims', () => {
     expect([claims.holder('org_1', 'a'), claims.holder('org_1', 'b'), claims.holder('org_1', 'c'), claims.holder('org_2', 'a')]).toEqual(['sub_1', 'sub_1', undefined, undefined]);
   });
 
-  it('keeps a claim until the read models include its append, and one in flight whatever they include', () => {
+  it('keeps a claim until the lookup includes its append, and one in flight whatever they include', () => {
     const claims = new UsageIdClaims();
     const committed = claims.claim('org_1', 'sub_1', ['a']);
     claims.claim('org_1', 'sub_2', ['b']);
     claims.committed(committed, 10n);
-    claims.settle(9n);
+    claims.settle(9n)();
     expect(claims.holder('org_1', 'a')).toBe('sub_1');
-    claims.settle(10n);
+    claims.settle(10n)();
     expect([claims.holder('org_1', 'a'), claims.holder('org_1', 'b')]).toEqual([undefined, 'sub_2']);
   });
 
@@ -23,11 +23,23 @@ describe('UsageIdClaims', () => {
     const first = claims.claim('org_1', 'sub_1', ['a']);
     const second = claims.claim('org_1', 'sub_2', ['b']);
     claims.committed(second, 5n);
-    claims.settle(100n);
+    claims.settle(100n)();
     expect(claims.holder('org_1', 'b')).toBe('sub_2');
     claims.committed(first, 6n);
-    claims.settle(100n);
+    claims.settle(100n)();
     expect([claims.holder('org_1', 'a'), claims.holder('org_1', 'b')]).toEqual([undefined, undefined]);
+  });
+
+  it('keeps a claim an older answer still being decided from does not include, until that request is done', () => {
+    const claims = new UsageIdClaims();
+    const older = claims.settle(5n);
+    claims.committed(claims.claim('org_1', 'sub_1', ['a']), 7n);
+    const newer = claims.settle(10n);
+    expect(claims.holder('org_1', 'a')).toBe('sub_1');
+    newer();
+    expect(claims.holder('org_1', 'a')).toBe('sub_1');
+    older();
+    expect(claims.holder('org_1', 'a')).toBeUndefined();
   });
 
   it('frees the ids of a released claim at once, leaving a later claim on the same id in place', () => {
@@ -36,7 +48,7 @@ describe('UsageIdClaims', () => {
     claims.release(refused);
     expect(claims.holder('org_1', 'a')).toBeUndefined();
     const again = claims.claim('org_1', 'sub_1', ['b']);
-    claims.settle(0n);
+    claims.settle(0n)();
     expect(claims.holder('org_1', 'b')).toBe('sub_1');
     claims.release(again);
     expect(claims.holder('org_1', 'b')).toBeUndefined();
@@ -46,7 +58,7 @@ describe('UsageIdClaims', () => {
     const claims = new UsageIdClaims();
     claims.committed(claims.claim('org_1', 'sub_1', ['a']), 3n);
     claims.committed(claims.claim('org_2', 'sub_9', ['a']), 4n);
-    claims.settle(4n);
+    claims.settle(4n)();
     expect([claims.holder('org_1', 'a'), claims.holder('org_2', 'a')]).toEqual([undefined, undefined]);
   });
 

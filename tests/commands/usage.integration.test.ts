@@ -44,16 +44,28 @@ const logWith = async (...subscriptionIds: string[]) => {
 const depsOn = (store: EventStore) => ({ store, clocks: realClocks(fixedClock(new Date(NOW))), lookups: lookupsOf({}) });
 
 describe('recordUsage: given streams, when a request, then new events', () => {
-  const spec = handlerSpec({ now: NOW, lookups: { usageEventSubscriptions: new Map([['taken', 'sub_9']]) } });
+  // 'taken' is stored on sub_9; the lookup's fingerprints also name sub_9 for 'a', which it does not hold.
+  const spec = handlerSpec({ now: NOW, lookups: { usageEventSubscriptions: new Map([['taken', ['sub_9']], ['a', ['sub_9']]]) } });
+  const sub9Holds = { [subscriptionStream('sub_9')]: [created('sub_9')], [usageStream('sub_9')]: [recorded('sub_9', stored('taken'))] };
 
   it('appends one UsageRecorded per subscription named, holding its accepted events in the order sent', async () => {
     await spec
-      .given({ [subscriptionStream('sub_1')]: [created('sub_1')], [subscriptionStream('sub_2')]: [created('sub_2')], [usageStream('sub_2')]: [recorded('sub_2', stored('old'))] })
+      .given({ ...sub9Holds, [subscriptionStream('sub_1')]: [created('sub_1')], [subscriptionStream('sub_2')]: [created('sub_2')], [usageStream('sub_2')]: [recorded('sub_2', stored('old'))] })
       .when((deps) => recordUsage(deps, specCaller, org, [usage('a', 'sub_1', '2'), usage('b', 'sub_2'), usage('old', 'sub_2'), usage('c', 'sub_1'), usage('taken', 'sub_1'), usage('x', 'sub_3')]))
       .then({
         [usageStream('sub_1')]: [recorded('sub_1', stored('a', '2.0000'), stored('c'))],
         [usageStream('sub_2')]: [recorded('sub_2', stored('b'))],
       });
+  });
+
+  it('refuses an id the lookup names on another subscription only when that subscription’s stream holds it', async () => {
+    await spec
+      .given({ ...sub9Holds, [subscriptionStream('sub_1')]: [created('sub_1')] })
+      .when(async (deps) => {
+        const { outcomes } = await recordUsage(deps, specCaller, org, [usage('a'), usage('taken')]);
+        expect(outcomes).toEqual([{ status: 'created' }, { status: 'rejected', code: 'event_id_conflict' }]);
+      })
+      .then({ [usageStream('sub_1')]: [recorded('sub_1', stored('a'))] });
   });
 
   it('stores one event_id once per organisation within a request: on the first subscription it names', async () => {
@@ -67,7 +79,7 @@ describe('recordUsage: given streams, when a request, then new events', () => {
   });
 
   it('appends nothing when nothing is accepted', async () => {
-    await spec.given({ [subscriptionStream('sub_1')]: [created('sub_1')] }).when((deps) => recordUsage(deps, specCaller, org, [usage('taken'), usage('y', 'sub_1', '-1')])).then({});
+    await spec.given({ ...sub9Holds, [subscriptionStream('sub_1')]: [created('sub_1')] }).when((deps) => recordUsage(deps, specCaller, org, [usage('taken'), usage('y', 'sub_1', '-1')])).then({});
   });
 
   it('counts each event exactly once when overlapping requests race on one subscription (conflicts are decided again)', async () => {

@@ -1,5 +1,5 @@
 import { usageRecordedData } from '../../domain/usage/events';
-import { USAGE_EVENT_IDS, USAGE_PERIODS, usageProjection } from '../../projections/usage';
+import { USAGE_PERIODS, usageProjection } from '../../projections/usage';
 import { projectionSpec } from '../support/projection-spec';
 
 const spec = projectionSpec(usageProjection);
@@ -43,10 +43,4 @@ describe('usage projection: given events, then documents', () => {
       ]);
   });
 
-  it('records which subscription holds each of the organisation’s event ids', async () => {
-    await spec.given([recorded('sub_1', usage('a:1', '1.0000')), recorded('sub_2', usage('b', '1.0000'))]).then(USAGE_EVENT_IDS, [
-      { id: 'org_1:a:1', subscription: 'sub_1', _organisation: 'org_1' },
-      { id: 'org_1:b', subscription: 'sub_2', _organisation: 'org_1' },
-    ]);
-  });
 });

@@ -22,7 +22,8 @@ export const lookupsOf = (given: Partial<Record<keyof Lookups, unknown>>): Looku
   customerCount: () => Promise.resolve((given.customerCount as number | undefined) ?? 0),
   metersDefined: () => Promise.resolve((given.metersDefined as boolean | undefined) ?? false),
   customerWithContact: () => Promise.resolve((given.customerWithContact as string | null | undefined) ?? null),
-  usageEventSubscriptions: () => Promise.resolve({ stored: (given.usageEventSubscriptions as ReadonlyMap<string, string> | undefined) ?? new Map<string, string>(), through: 0n }),
+  usageEventSubscriptions: () =>
+    Promise.resolve({ candidates: (given.usageEventSubscriptions as ReadonlyMap<string, readonly string[]> | undefined) ?? new Map<string, string[]>(), through: 0n }),
   webhookEndpointCount: () => Promise.resolve((given.webhookEndpointCount as number | undefined) ?? 0),
   copyable: () => Promise.resolve({ meters: [], plans: [], charges: [], customers: [], subscriptions: [] }),
 });

@@ -1,0 +1,96 @@
+import { join } from 'node:path';
+import { usageRecordedData } from '../../domain/usage/events';
+import { SqliteEventStore } from '../../infra/event-store/sqlite';
+import { silentLogger } from '../../infra/logger';
+import { openDatabase } from '../../infra/sqlite/open-database';
+import { UsageEventIdIndex } from '../../projections/usage-event-ids';
+import { testEvent } from '../support/events';
+import { tempDir } from '../support/test-service';
+
+const NOW = '2026-02-10T00:00:00.000Z';
+const recorded = (organisationId: string, subscriptionId: string, ...eventIds: string[]) => ({
+  ...testEvent(
+    'UsageRecorded',
+    usageRecordedData(
+      subscriptionId,
+      organisationId,
+      NOW,
+      eventIds.map((eventId) => ({ eventId, meterId: 'mtr_calls', meterCode: 'api_calls', quantity: '1.0000', timestamp: NOW, timestampSent: false, periodStart: '2026-02-01', periodEnd: '2026-03-01' })),
+    ),
+  ),
+  version: 2,
+});
+const reset = (organisationId: string) => testEvent('SandboxReset', { organisationId, generation: 1, copy: { settings: false, catalogue: false, customers: false, subscriptions: false } });
+
+const openLog = (path: string) => new SqliteEventStore(openDatabase(path));
+/** What the index answers for these ids, once it has followed the log through `position`. */
+const holdersOnceAt = async (index: UsageEventIdIndex, position: bigint, organisationId: string, eventIds: string[]) => {
+  for (let tries = 0; tries < 200; tries++) {
+    const answer = await index.subscriptionsHolding(organisationId, eventIds);
+    if (answer.through >= position) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`the index did not reach position ${position}`);
+};
+
+describe('usage event id index', () => {
+  it('answers, from the log read at start, the subscriptions holding each id of the organisation, through the head', async () => {
+    const store = openLog(':memory:');
+    await store.append('usage-sub_1', [recorded('org_1', 'sub_1', 'a', 'shared')], 'any');
+    await store.append('usage-sub_2', [recorded('org_1', 'sub_2', 'b')], 'any');
+    const { position } = await store.append('usage-sub_9', [recorded('org_2', 'sub_9', 'shared')], 'any');
+    const index = new UsageEventIdIndex(store, silentLogger());
+
+    expect(await index.subscriptionsHolding('org_1', ['a', 'b', 'shared', 'c'])).toEqual({
+      candidates: new Map([['a', ['sub_1']], ['b', ['sub_2']], ['shared', ['sub_1']]]),
+      through: position,
+    });
+    expect((await index.subscriptionsHolding('org_2', ['a', 'shared'])).candidates).toEqual(new Map([['shared', ['sub_9']]]));
+    await index.stop();
+    await store.close();
+  });
+
+  it('follows what is appended after it started', async () => {
+    const store = openLog(':memory:');
+    const index = new UsageEventIdIndex(store, silentLogger());
+    await index.start();
+    expect((await index.subscriptionsHolding('org_1', ['a'])).candidates.size).toBe(0);
+    const { position } = await store.append('usage-sub_1', [recorded('org_1', 'sub_1', 'a')], 'any');
+    expect((await holdersOnceAt(index, position, 'org_1', ['a'])).candidates).toEqual(new Map([['a', ['sub_1']]]));
+    await index.stop();
+    await store.close();
+  });
+
+  it('frees the ids of an organisation a sandbox reset emptied, and only those', async () => {
+    const store = openLog(':memory:');
+    const index = new UsageEventIdIndex(store, silentLogger());
+    await store.append('usage-sub_1', [recorded('org_sbx', 'sub_1', 'a', 'b')], 'any');
+    await store.append('usage-sub_9', [recorded('org_live', 'sub_9', 'a')], 'any');
+    await index.start();
+    await store.append('organisation-org_sbx', [reset('org_sbx')], 'any');
+    const { position } = await store.append('usage-sub_2', [recorded('org_sbx', 'sub_2', 'b')], 'any');
+
+    expect((await holdersOnceAt(index, position, 'org_sbx', ['a', 'b'])).candidates).toEqual(new Map([['b', ['sub_2']]]));
+    expect((await index.subscriptionsHolding('org_live', ['a'])).candidates).toEqual(new Map([['a', ['sub_9']]]));
+    await index.stop();
+    await store.close();
+  });
+
+  it('answers the same after a restart: a new index reads the ids back from the log file', async () => {
+    const path = join(tempDir('usage-event-ids'), 'billing.sqlite');
+    const store = openLog(path);
+    const first = new UsageEventIdIndex(store, silentLogger());
+    await first.start();
+    await store.append('usage-sub_1', [recorded('org_1', 'sub_1', 'a')], 'any');
+    const { position } = await store.append('usage-sub_2', [recorded('org_1', 'sub_2', 'b')], 'any');
+    const before = await holdersOnceAt(first, position, 'org_1', ['a', 'b']);
+    await first.stop();
+    await store.close();
+
+    const reopened = openLog(path);
+    const second = new UsageEventIdIndex(reopened, silentLogger());
+    expect(await second.subscriptionsHolding('org_1', ['a', 'b'])).toEqual(before);
+    await second.stop();
+    await reopened.close();
+  });
+});

@@ -5,19 +5,12 @@ import type { ProjectionContext } from './projection';
 
 type Erasure = Readonly<{ field: string; eq: string }>;
 
-/** The documents of one `putEach`: the fields they share (one object for all their ids). */
-class Each {
-  constructor(readonly shared: Readonly<Record<string, unknown>>) {}
-}
-
 /**
  * A pending write: the document as put (held as the object, serialised once when the batch is
- * written: a document put many times in a batch costs one serialisation, as last put), the shared
- * fields of a `putEach`, or null for a deletion.
+ * written: a document put many times in a batch costs one serialisation, as last put), or null for
+ * a deletion.
  */
-type Held = Doc | Each | null;
-
-const fieldOf = (held: Doc | Each, field: string): unknown => (held instanceof Each ? held.shared[field] : held[field]);
+type Held = Doc | null;
 
 export type BatchContext = ProjectionContext & {
   /** The writes the batch holds (one per document): what a caller bounds a long batch by. */
@@ -70,33 +63,16 @@ export const batchContext = (
     for (const [field, keys] of fields) values[field] = valueAtKeys(doc, keys);
     return { op: 'put_json', collection, id: doc.id, json, fields: values };
   };
-  /**
-   * A collection's pending writes, in id order (neighbouring keys: a long batch fills its table's
-   * b-tree page by page); the documents of one `putEach` still pending (not replaced since) go in one write.
-   */
-  const collectionWrites = (collection: string, docs: ReadonlyMap<string, Held>): Write[] => {
-    const writes: Write[] = [];
-    const each = new Map<Each, string[]>();
-    for (const [id, write] of [...docs].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      if (write === null) writes.push({ op: 'delete', collection, id });
-      else if (write instanceof Each) {
-        const ids = each.get(write);
-        if (ids) ids.push(id);
-        else each.set(write, [id]);
-      } else writes.push(putWrite(collection, write));
-    }
-    for (const [write, ids] of each) writes.push({ op: 'put_each', collection, ids, doc: write.shared });
-    return writes;
-  };
+  /** A collection's pending writes, in id order (neighbouring keys: a long batch fills its table's b-tree page by page). */
+  const collectionWrites = (collection: string, docs: ReadonlyMap<string, Held>): Write[] =>
+    [...docs]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([id, write]): Write => (write === null ? { op: 'delete', collection, id } : putWrite(collection, write)));
   const erased = (collection: string, doc: Doc) => (erasures.get(collection) ?? []).some(({ field, eq }) => doc[field] === eq);
   return {
     get: async <T extends Doc>(collection: string, id: string) => {
       const docs = of(collection);
-      if (docs.has(id)) {
-        const write = docs.get(id);
-        if (!write) return null;
-        return (write instanceof Each ? { id, ...structuredClone(write.shared) } : write) as T;
-      }
+      if (docs.has(id)) return (docs.get(id) ?? null) as T | null;
       const stored = await readStore.get<T>(collection, id);
       return stored && erased(collection, stored) ? null : stored;
     },
@@ -104,16 +80,11 @@ export const batchContext = (
     // the batch hands back the very object it holds. Frozen under test, so a handler that breaks the
     // rule fails its tests (frozen in production too, the objects cost the collector about 3× as much).
     put: (collection, doc) => hold(collection, doc.id, frozenUnderTest(doc)),
-    putEach: (collection, ids, doc) => {
-      // Copied once for all the ids (a later change to `doc` is not written), not serialized per document: the store writes them in one statement.
-      const shared = new Each(structuredClone(doc));
-      for (const id of ids) hold(collection, id, shared);
-    },
     delete: (collection, id) => hold(collection, id, null),
     deleteWhere: (collection, field, eq) => {
       erasures.set(collection, [...(erasures.get(collection) ?? []), { field, eq }]);
       for (const [id, write] of of(collection)) {
-        if (write !== null && fieldOf(write, field) === eq) hold(collection, id, null);
+        if (write !== null && write[field] === eq) hold(collection, id, null);
       }
     },
     held: () => held,

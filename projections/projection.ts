@@ -5,8 +5,6 @@ import type { Doc, IndexSpec } from '../infra/read-store/port';
 export type ProjectionContext = Readonly<{
   get<T extends Doc>(collection: string, id: string): Promise<T | null>;
   put(collection: string, doc: Doc): void;
-  /** Puts `{ id, ...doc }` for each of `ids`: many small documents differing only in their id, written together. */
-  putEach(collection: string, ids: readonly string[], doc: Readonly<Record<string, unknown>>): void;
   delete(collection: string, id: string): void;
   /** Deletes every document of the collection whose `field` is `eq` (top-level fields only). */
   deleteWhere(collection: string, field: string, eq: string): void;

@@ -10,9 +10,6 @@ export const memoryContext = (): ProjectionContext & { documents(collection: str
   return {
     get: <T extends Doc>(name: string, id: string) => Promise.resolve((of(name).get(id) as T | undefined) ?? null),
     put: (name, doc) => void of(name).set(doc.id, structuredClone(doc)),
-    putEach: (name, ids, doc) => {
-      for (const id of ids) of(name).set(id, structuredClone({ id, ...doc }));
-    },
     delete: (name, id) => void of(name).delete(id),
     deleteWhere: (name, field, eq) => {
       for (const [id, doc] of of(name)) if (doc[field] === eq) of(name).delete(id);

@@ -49,9 +49,7 @@ const toRuns = (writes: readonly Write[]): Run[] => {
     }
     if (write.op === 'delete') run.operations.push({ deleteOne: { filter: { _id: write.id } } });
     else if (write.op === 'deleteWhere') run.operations.push({ deleteMany: { filter: toFilter([{ field: write.field, eq: write.eq }]) } });
-    else if (write.op === 'put_each') {
-      for (const id of write.ids) run.operations.push({ replaceOne: { filter: { _id: id }, replacement: toStored({ id, ...write.doc }), upsert: true } });
-    } else {
+    else {
       const doc = write.op === 'put' ? write.doc : (JSON.parse(write.json) as Doc);
       run.operations.push({ replaceOne: { filter: { _id: doc.id }, replacement: toStored(doc), upsert: true } });
     }
@@ -93,8 +91,7 @@ export class MongoReadStore implements ReadStore {
   async ensureIndexes(indexes: readonly IndexSpec[]): Promise<void> {
     for (const index of indexes) {
       const keys = index.fields.map(fieldName);
-      // A collection of shared documents is laid out as any other here (a document each).
-      if (index.sharedDocuments || (keys.length === 1 && keys[0] === '_id')) continue;
+      if (keys.length === 1 && keys[0] === '_id') continue;
       await this.coll(index.collection).createIndex(Object.fromEntries(keys.map((key) => [key, 1])), {
         unique: index.unique ?? false,
       });

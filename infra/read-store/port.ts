@@ -24,12 +24,7 @@ export type FindQuery = Readonly<{
 
 export type Page<T> = Readonly<{ data: T[]; hasMore: boolean }>;
 
-/**
- * An index on the fields; or, with `sharedDocuments` (and no fields), a collection whose documents
- * are written many at a time by `put_each` and never indexed (the usage event ids): a store may keep
- * each write's shared fields once and, per document, its id and a reference to them.
- */
-export type IndexSpec = Readonly<{ collection: string; fields: readonly string[]; unique?: boolean; sharedDocuments?: true }>;
+export type IndexSpec = Readonly<{ collection: string; fields: readonly string[]; unique?: boolean }>;
 
 export type Write =
   | { op: 'put'; collection: string; doc: Doc }
@@ -39,11 +34,6 @@ export type Write =
    * store may index without parsing `json`.
    */
   | { op: 'put_json'; collection: string; id: string; json: string; fields?: Readonly<Record<string, unknown>> }
-  /**
-   * Many small documents that differ only in their id: `{ id, ...doc }` for each of `ids` (the usage
-   * event ids, a hundred a batch), written as one statement where the store allows. `doc` holds no `id`.
-   */
-  | { op: 'put_each'; collection: string; ids: readonly string[]; doc: Readonly<Record<string, unknown>> }
   | { op: 'delete'; collection: string; id: string }
   /** Every document of the collection with `field` equal to `eq` (what one organisation holds, say). */
   | { op: 'deleteWhere'; collection: string; field: string; eq: string };

@@ -15,10 +15,6 @@ type Statement<P extends unknown[], R> = {
 };
 
 const table = (collection: string): string => `rm_${assertCollection(collection)}`;
-/** A table of shared documents: the fields each write shares, once per write (see `IndexSpec.sharedDocuments`). */
-const sharedTable = (name: string): string => `${name}__shared`;
-/** What a table of shared documents reads as: an id and its whole document, as any other table. */
-const sharedView = (name: string): string => `${name}__docs`;
 const path = (field: string): string => `json_extract(doc, '$.${assertField(field)}')`;
 /** The column an indexed field is kept in beside the document (`a.b` in `f_a__b`). */
 const column = (field: string): string => {
@@ -77,12 +73,6 @@ const whereClause = (fieldSql: Fields, conditions: readonly Condition[] = []): {
  * an index names is also kept in a column of its own, written with the document (its value as
  * `json_extract` would give it, taken from the put object or the values a batch gave with the text), so indexes are built on plain columns
  * and queries filter and sort on them; other fields are read from the document.
- *
- * A collection declared `sharedDocuments` before its first use is two tables: per document its id
- * and a reference (`ref`, one b-tree: WITHOUT ROWID), and per write the fields its documents share,
- * once (a batch's hundred usage event ids cost a hundred short keys instead of a hundred JSON
- * documents, each in a table and its primary key's index); reads go through a view that puts each
- * document back together. A table made before the declaration keeps the layout it has.
  */
 export class SqliteReadStore implements ReadStore {
   /** Per table: its indexed fields and their columns, in the order they were added. */
@@ -92,8 +82,6 @@ export class SqliteReadStore implements ReadStore {
   /** Per table, how a document is written (forgotten when a column is added). */
   private readonly upserts = new Map<string, Upsert>();
   private readonly statements = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
-  /** The tables of shared documents (found in the file, or made so when declared). */
-  private readonly shared = new Set<string>();
 
   constructor(private readonly db: SqliteDatabase) {
     db.exec('CREATE TABLE IF NOT EXISTS projection_checkpoints (name TEXT PRIMARY KEY, position TEXT NOT NULL)');
@@ -108,7 +96,7 @@ export class SqliteReadStore implements ReadStore {
     return statement as unknown as Statement<P, R>;
   }
 
-  private ensureTable(collection: string, sharedDocuments = false): string {
+  private ensureTable(collection: string): string {
     const known = this.tableOf.get(collection);
     if (known) return known;
     const name = table(collection);
@@ -116,19 +104,8 @@ export class SqliteReadStore implements ReadStore {
     if (!this.tables.has(name)) {
       let columnNames = this.columnNames(name);
       if (columnNames.length === 0) {
-        if (sharedDocuments) {
-          this.db.exec(`CREATE TABLE IF NOT EXISTS ${sharedTable(name)} (ref INTEGER PRIMARY KEY, doc TEXT NOT NULL)`);
-          this.db.exec(`CREATE TABLE IF NOT EXISTS ${name} (id TEXT PRIMARY KEY, ref INTEGER NOT NULL) WITHOUT ROWID`);
-        } else this.db.exec(`CREATE TABLE IF NOT EXISTS ${name} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
+        this.db.exec(`CREATE TABLE IF NOT EXISTS ${name} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
         columnNames = this.columnNames(name);
-      }
-      // Read again whenever the table is (a rolled-back creation, another connection's): the file says which layout it has.
-      this.shared.delete(name);
-      if (columnNames.includes('ref')) {
-        this.shared.add(name);
-        this.db.exec(
-          `CREATE VIEW IF NOT EXISTS ${sharedView(name)} AS SELECT t.id AS id, json_set(s.doc, '$.id', t.id) AS doc FROM ${name} t JOIN ${sharedTable(name)} s ON s.ref = t.ref`,
-        );
       }
       const columns = new Map<string, string>();
       for (const columnName of columnNames) {
@@ -141,12 +118,6 @@ export class SqliteReadStore implements ReadStore {
 
   private columnNames(name: string): string[] {
     return this.db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${name}')`).all().map((row) => row.name);
-  }
-
-  /** What a collection's documents are read from: its table, or the view of its shared documents. */
-  private readable(collection: string): string {
-    const name = this.ensureTable(collection);
-    return this.shared.has(name) ? sharedView(name) : name;
   }
 
   /** How `name`'s fields read in SQL (its table ensured). */
@@ -183,9 +154,7 @@ export class SqliteReadStore implements ReadStore {
       try {
         this.db.transaction(() => {
           for (const index of indexes) {
-            const name = this.ensureTable(index.collection, index.sharedDocuments);
-            if (index.fields.length === 0) continue;
-            if (this.shared.has(name)) throw new Error(`a collection of shared documents takes no index: ${index.collection}`);
+            const name = this.ensureTable(index.collection);
             this.ensureColumns(name, index.fields);
             const fields = index.fields.map((f) => f.replace(/\./g, '_')).join('__');
             // The same index over json_extract expressions, as tables were indexed before columns.
@@ -227,7 +196,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   get<T extends Doc>(collection: string, id: string): Promise<T | null> {
-    const row = this.prepare<[string], { doc: string }>(`SELECT doc FROM ${this.readable(collection)} WHERE id = ?`)
+    const row = this.prepare<[string], { doc: string }>(`SELECT doc FROM ${this.ensureTable(collection)} WHERE id = ?`)
       .get(id);
     return Promise.resolve(row ? (JSON.parse(row.doc) as T) : null);
   }
@@ -235,7 +204,7 @@ export class SqliteReadStore implements ReadStore {
   getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<T[]> {
     if (ids.length === 0) return Promise.resolve([]);
     // One statement whatever the count: the ids go in as one JSON array parameter.
-    const rows = this.prepare<[string], { doc: string }>(`SELECT doc FROM ${this.readable(collection)} WHERE id IN (SELECT value FROM json_each(?))`)
+    const rows = this.prepare<[string], { doc: string }>(`SELECT doc FROM ${this.ensureTable(collection)} WHERE id IN (SELECT value FROM json_each(?))`)
       .all(JSON.stringify(ids));
     return Promise.resolve(rows.map((row) => JSON.parse(row.doc) as T));
   }
@@ -245,7 +214,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   private findNow<T extends Doc>(collection: string, query: FindQuery): Page<T> {
-    const name = this.readable(collection);
+    const name = this.ensureTable(collection);
     const fields = this.fields(name);
     const where = whereClause(fields, query.where);
     const order = fields(query.orderBy);
@@ -270,7 +239,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   findAll<T extends Doc>(collection: string, conditions?: readonly Condition[]): Promise<T[]> {
-    const name = this.readable(collection);
+    const name = this.ensureTable(collection);
     const where = whereClause(this.fields(name), conditions);
     const rows = this.prepare<SqlValue[], { doc: string }>(`SELECT doc FROM ${name} WHERE ${where.sql} ORDER BY id`)
       .all(...where.params);
@@ -278,7 +247,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   count(collection: string, conditions?: readonly Condition[]): Promise<number> {
-    const name = this.readable(collection);
+    const name = this.ensureTable(collection);
     const where = whereClause(this.fields(name), conditions);
     const row = this.prepare<SqlValue[], { n: number }>(`SELECT COUNT(*) AS n FROM ${name} WHERE ${where.sql}`)
       .get(...where.params);
@@ -287,7 +256,7 @@ export class SqliteReadStore implements ReadStore {
 
   commit(writes: readonly Write[], checkpoints: readonly Checkpoint[] = [], visible?: () => void): Promise<void> {
     // Resolved to SQL first (tables made, indexed fields' columns read from each put document): what runs in the transaction is statements and values.
-    const statements = writes.flatMap((write) => this.sqlOf(write));
+    const statements = writes.map((write) => this.sqlOf(write));
     // Every checkpoint in one statement (the runner moves one per projection at each batch).
     if (checkpoints.length > 0) {
       statements.push({
@@ -315,9 +284,8 @@ export class SqliteReadStore implements ReadStore {
     return staged.committed;
   }
 
-  private sqlOf(write: Write): SqlWrite | SqlWrite[] {
+  private sqlOf(write: Write): SqlWrite {
     const name = this.ensureTable(write.collection);
-    if (this.shared.has(name)) return this.sharedSqlOf(name, write);
     if (write.op === 'put') {
       const { sql, fields } = this.upsert(name);
       return { sql, params: [write.doc.id, JSON.stringify(write.doc), ...fields.map((field) => asColumn(valueAt(write.doc, field)))] };
@@ -330,58 +298,8 @@ export class SqliteReadStore implements ReadStore {
       const value = (field: string) => (field in given ? given[field] : valueAt((parsed ??= JSON.parse(write.json)), field));
       return { sql, params: [write.id, write.json, ...fields.map((field) => asColumn(value(field)))] };
     }
-    if (write.op === 'put_each') return this.putEach(name, write.ids, write.doc);
     if (write.op === 'delete') return { sql: `DELETE FROM ${name} WHERE id = ?`, params: [write.id] };
     return { sql: `DELETE FROM ${name} WHERE ${this.fields(name)(write.field)} = ?`, params: [write.eq] };
-  }
-
-  /**
-   * A write to a table of shared documents: the shared fields once (a put's whole document: its id
-   * is each reader's), then the ids referring to them (`last_insert_rowid()` is that row's: inserts
-   * into a WITHOUT ROWID table leave it as it is). A field other than the id is every document's
-   * of one write alike, so a `deleteWhere` on it goes by the shared rows.
-   */
-  private sharedSqlOf(name: string, write: Write): SqlWrite[] {
-    const put = (ids: readonly string[], json: string): SqlWrite[] =>
-      ids.length === 0
-        ? []
-        : [
-            { sql: `INSERT INTO ${sharedTable(name)} (doc) VALUES (?)`, params: [json] },
-            {
-              sql: `INSERT INTO ${name} (id, ref) SELECT value, last_insert_rowid() FROM json_each(?) WHERE true ON CONFLICT(id) DO UPDATE SET ref = excluded.ref`,
-              params: [JSON.stringify(ids)],
-            },
-          ];
-    if (write.op === 'put_each') return put(write.ids, JSON.stringify({ id: '', ...write.doc }));
-    if (write.op === 'put') return put([write.doc.id], JSON.stringify(write.doc));
-    if (write.op === 'put_json') return put([write.id], write.json);
-    if (write.op === 'delete' || write.field === 'id') return [{ sql: `DELETE FROM ${name} WHERE id = ?`, params: [write.op === 'delete' ? write.id : write.eq] }];
-    const matches = `json_extract(doc, '$.${assertField(write.field)}') = ?`;
-    return [
-      { sql: `DELETE FROM ${name} WHERE ref IN (SELECT ref FROM ${sharedTable(name)} WHERE ${matches})`, params: [write.eq] },
-      { sql: `DELETE FROM ${sharedTable(name)} WHERE ${matches}`, params: [write.eq] },
-    ];
-  }
-
-  /**
-   * One statement for documents that differ only in their id: the ids go in as one JSON array, each
-   * document is the shared one with its id set (first, as a put writes it), and every indexed
-   * field's column takes the shared value (the id's own for `id`).
-   */
-  private putEach(name: string, ids: readonly string[], doc: Readonly<Record<string, unknown>>): SqlWrite {
-    const columns = [...this.tables.get(name)!];
-    const names = columns.map(([, columnName]) => `, ${columnName}`).join('');
-    const values = columns.map(([field]) => (field === 'id' ? ', value' : ', ?')).join('');
-    const updates = columns.map(([, columnName]) => `, ${columnName} = excluded.${columnName}`).join('');
-    return {
-      // `WHERE true` tells SQLite's parser the ON CONFLICT belongs to the INSERT, not to a join.
-      sql: `INSERT INTO ${name} (id, doc${names}) SELECT value, json_set(?, '$.id', value)${values} FROM json_each(?) WHERE true ON CONFLICT(id) DO UPDATE SET doc = excluded.doc${updates}`,
-      params: [
-        JSON.stringify({ id: '', ...doc }),
-        ...columns.filter(([field]) => field !== 'id').map(([field]) => asColumn(valueAt(doc, field))),
-        JSON.stringify(ids),
-      ],
-    };
   }
 
   /** The statement that writes a document with its indexed fields' columns, and those fields in its parameters' order. */
@@ -425,10 +343,9 @@ export class SqliteReadStore implements ReadStore {
 
   reset(collections: readonly string[], checkpointNames: readonly string[]): Promise<void> {
     this.db.transaction(() => {
-      // A table not made yet stays so: a declaration after this may still choose its layout.
+      // Only the tables already made: a reset makes none.
       for (const name of collections.map(table)) {
         if (this.columnNames(name).length > 0) this.db.exec(`DELETE FROM ${name}`);
-        if (this.columnNames(sharedTable(name)).length > 0) this.db.exec(`DELETE FROM ${sharedTable(name)}`);
       }
       for (const name of checkpointNames) this.prepare('DELETE FROM projection_checkpoints WHERE name = ?').run(name);
     }).immediate();

@@ -50,48 +50,6 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
       expect(await store.getMany(`${collection}_never_written`, ['item_001'])).toEqual([]);
     });
 
-    it('puts many documents that differ only in their id in one write, replacing any there, indexed fields included', async () => {
-      await put([item(1, { status: 'old' })]);
-      const { id: _id, ...shared } = item(0, { status: 'shared' });
-      await store.commit([{ op: 'put_each', collection, ids: ['item_001', 'item_002', 'item_003'], doc: shared }]);
-      expect((await store.findAll<Item>(collection)).map((doc) => [doc.id, doc.status, doc.org])).toEqual([
-        ['item_001', 'shared', org],
-        ['item_002', 'shared', org],
-        ['item_003', 'shared', org],
-      ]);
-      expect(await store.get(collection, 'item_002')).toEqual({ ...shared, id: 'item_002' });
-      // Found through the indexed fields' columns, and emptied with them.
-      expect((await store.find<Item>(collection, { where: [{ field: 'org', eq: org }], orderBy: 'created', limit: 5 })).data).toHaveLength(3);
-      await store.commit([{ op: 'put_each', collection, ids: [], doc: shared }, { op: 'deleteWhere', collection, field: 'org', eq: org }]);
-      expect(await store.count(collection)).toBe(0);
-    });
-
-    it('keeps the whole contract for a collection declared as shared documents', async () => {
-      const keys = `${collection}_keys`;
-      await store.ensureIndexes([{ collection: keys, fields: [], sharedDocuments: true }]);
-      const { id: _id, ...shared } = item(0, { status: 'shared' });
-      await store.commit([
-        { op: 'put_each', collection: keys, ids: ['item_001', 'item_002', 'item_003'], doc: shared },
-        { op: 'put_each', collection: keys, ids: [], doc: shared },
-        { op: 'put_each', collection: keys, ids: ['item_004'], doc: { ...shared, org: 'org_other' } },
-        // Replaced by a later write: it reads as that write's.
-        { op: 'put', collection: keys, doc: item(3, { status: 'alone' }) },
-      ]);
-      expect(await store.get(keys, 'item_002')).toEqual({ ...shared, id: 'item_002' });
-      expect(await store.get(keys, 'item_003')).toEqual(item(3, { status: 'alone' }));
-      expect((await store.getMany<Item>(keys, ['item_004', 'item_404', 'item_001'])).map((doc) => [doc.id, doc.org]).sort()).toEqual([
-        ['item_001', org],
-        ['item_004', 'org_other'],
-      ]);
-      expect(await store.count(keys, [{ field: 'org', eq: org }])).toBe(3);
-      expect((await store.find<Item>(keys, { where: [{ field: 'status', eq: 'shared' }], orderBy: 'created', limit: 1 })).hasMore).toBe(true);
-      await store.commit([{ op: 'delete', collection: keys, id: 'item_001' }]);
-      await store.commit([{ op: 'deleteWhere', collection: keys, field: 'org', eq: org }]);
-      expect((await store.findAll<Item>(keys)).map((doc) => doc.id)).toEqual(['item_004']);
-      await store.reset([keys], []);
-      expect(await store.count(keys)).toBe(0);
-    });
-
     it('deletes every document whose field has a value, in order with the writes around it', async () => {
       await put([item(1), item(2, { org: 'org_other' }), item(3)]);
       await store.commit([

@@ -245,35 +245,4 @@ describe('projection runner', () => {
     await whole.stop();
     db.close();
   });
-
-  it('writes documents put together (putEach) live and in a rebuild alike, beside a replaced one', async () => {
-    const { db, store, readStore } = open();
-    // Each name is a document of its own, all put in one call per event; a name put again is replaced.
-    const each: Projection = {
-      ...namesProjection(1),
-      collections: ['name_ids'],
-      apply: (event, context) => {
-        const { name } = (event.data as { changes: { name: string } }).changes;
-        context.putEach('name_ids', name.split(','), { by: 'putEach', position: String(event.position) });
-        if (name.includes('b')) context.put('name_ids', { id: 'b', by: 'put', position: String(event.position) });
-        return Promise.resolve();
-      },
-    };
-    const runner = new ProjectionRunner(store, readStore, [each], silentLogger(), { batchSize: 2, rebuildBatchSize: 2, rebuildFlushDocuments: 1 });
-    await runner.start();
-    const { position } = await store.append('organisation-org_1', [changed('a,b'), changed('c'), changed('a,d')], 'any');
-    await runner.waitFor(position);
-    const expected = [
-      { id: 'a', by: 'putEach', position: '3' },
-      { id: 'b', by: 'put', position: '1' },
-      { id: 'c', by: 'putEach', position: '2' },
-      { id: 'd', by: 'putEach', position: '3' },
-    ];
-    expect(await runner.readStore.findAll('name_ids')).toEqual(expected);
-    runner.startRebuild(null, { verify: true });
-    expect(await runner.rebuilt()).toMatchObject({ status: 'switched', events: 3, differences: [] });
-    expect(await runner.readStore.findAll('name_ids')).toEqual(expected);
-    await runner.stop();
-    db.close();
-  });
 });

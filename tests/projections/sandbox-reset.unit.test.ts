@@ -45,27 +45,4 @@ describe('a read model emptied by a sandbox reset', () => {
     expect(await context.get(CUSTOMERS, 'cus_committed')).toBeNull();
     expect((await readStore.findAll(CUSTOMERS)).map((d) => d.id)).toEqual(['cus_after', 'cus_live']);
   });
-
-  it('empties documents put together (putEach) like any other, pending in the batch or committed', async () => {
-    const readStore = new SqliteReadStore(openDatabase(':memory:'));
-    const shared = (organisationId: string) => ({ subscription: 'sub_1', _organisation: organisationId });
-    const committed = batchContext(readStore);
-    committed.putEach('keys', ['k_committed'], shared('org_sbx'));
-    committed.putEach('keys', ['k_live'], shared('org_live'));
-    await readStore.commit(committed.writes());
-
-    const context = batchContext(readStore);
-    context.putEach('keys', ['k_pending', 'k_replaced'], shared('org_sbx'));
-    context.put('keys', { id: 'k_replaced', subscription: 'sub_2', _organisation: 'org_live' });
-    expect(await context.get('keys', 'k_pending')).toEqual({ id: 'k_pending', subscription: 'sub_1', _organisation: 'org_sbx' });
-    context.deleteWhere('keys', '_organisation', 'org_sbx');
-    context.putEach('keys', ['k_after'], shared('org_sbx'));
-    expect(await context.get('keys', 'k_pending')).toBeNull();
-    await readStore.commit(context.writes());
-    expect((await readStore.findAll('keys')).map((d) => [d.id, d.subscription])).toEqual([
-      ['k_after', 'sub_1'],
-      ['k_live', 'sub_1'],
-      ['k_replaced', 'sub_2'],
-    ]);
-  });
 });

@@ -17,7 +17,6 @@ describe('writes packed for a generation writer’s thread', () => {
       { op: 'put_json', collection: 'names', id: 'b', json: '{"id":"b"}' },
       { op: 'put_json', collection: 'customers', id: 'cus_1', json: '{"id":"cus_1"}', fields: { _organisation: 'org_1', created: '2026-01-01' } },
       { op: 'put', collection: 'names', doc: { id: 'c', tags: ['x'] } },
-      { op: 'put_each', collection: 'usage_ids', ids: ['u1', 'u2'], doc: { subscription: 'sub_1' } },
       { op: 'put_json', collection: 'customers', id: 'cus_2', json: '{"id":"cus_2"}', fields: { _organisation: 'org_2', created: { nested: true } } },
     ];
     const packed = packWrites(writes);

@@ -65,37 +65,4 @@ describe('SQLite read store: indexed fields in columns of their own', () => {
     const store = new SqliteReadStore(openDatabase(join(tempDir('read-columns'), 'billing.sqlite')));
     await expect(store.ensureIndexes([{ collection: 'things', fields: ['a__b'] }])).rejects.toThrow('cannot hold "__"');
   });
-
-  it('keeps shared documents as short keys and one row per write, found by another connection (a rebuild writer), a table made before kept as it was', async () => {
-    const file = join(tempDir('read-shared'), 'billing.sqlite');
-    const db = openDatabase(file);
-    db.exec('CREATE TABLE rm_old_ids (id TEXT PRIMARY KEY, doc TEXT NOT NULL)');
-    const store = new SqliteReadStore(db);
-    const declared = (collection: string) => ({ collection, fields: [], sharedDocuments: true as const });
-    await store.ensureIndexes([declared('ids'), declared('old_ids')]);
-    const write = { subscription: 'sub_1', _organisation: 'org_a' };
-    await store.commit([{ op: 'put_each', collection: 'ids', ids: ['org_a:e1', 'org_a:e2'], doc: write }, { op: 'put_each', collection: 'old_ids', ids: ['org_a:e1'], doc: write }]);
-    // Two rows of id and reference, WITHOUT ROWID (one b-tree), and the shared fields once.
-    expect(db.prepare<[], { id: string; ref: number }>('SELECT id, ref FROM rm_ids ORDER BY id').all()).toEqual([
-      { id: 'org_a:e1', ref: 1 },
-      { id: 'org_a:e2', ref: 1 },
-    ]);
-    expect(db.prepare<[], { doc: string }>('SELECT doc FROM rm_ids__shared').all()).toEqual([{ doc: JSON.stringify({ id: '', ...write }) }]);
-    expect(db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'rm_ids'").get()?.sql).toContain('WITHOUT ROWID');
-    // A table made before the declaration keeps its documents whole.
-    expect(db.prepare<[], { doc: string }>('SELECT doc FROM rm_old_ids').get()?.doc).toBe(JSON.stringify({ id: 'org_a:e1', ...write }));
-
-    const writer = store.generationWriter();
-    try {
-      await writer.commit([{ op: 'put_each', collection: 'ids', ids: ['org_a:e3'], doc: { ...write, subscription: 'sub_2' } }]);
-      await writer.ensureIndexes([declared('ids')]);
-    } finally {
-      await writer.close();
-    }
-    expect(db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM rm_ids__shared').get()?.n).toBe(2);
-    expect(await store.getMany('ids', ['org_a:e3', 'org_a:e1'])).toEqual(expect.arrayContaining([{ id: 'org_a:e1', ...write }, { id: 'org_a:e3', ...write, subscription: 'sub_2' }]));
-    // The lookup searches the key, then the shared row by its reference.
-    expect(plan(db, "SELECT doc FROM rm_ids__docs WHERE id IN ('org_a:e1')")).toMatch(/SEARCH t USING PRIMARY KEY.*SEARCH s USING INTEGER PRIMARY KEY/);
-    db.close();
-  });
 });

@@ -1,20 +1,25 @@
 import { formatMemory, memoryBench } from './memory';
 import { formatRebuild, rebuildBench } from './rebuild';
+import { formatUsageIdIndex, usageIdIndexBench } from './usage-id-index';
 
 export const REBUILD_EVENTS = Number(process.env.BENCH_REBUILD_EVENTS ?? 200_000);
 export const MEMORY_EVENTS = Number(process.env.BENCH_MEMORY_EVENTS ?? 1_000_000);
+export const USAGE_IDS = Number(process.env.BENCH_USAGE_INDEX_IDS ?? 1_000_000);
 
-const ROWS = ['memory', 'rebuild'] as const;
+const ROWS = ['memory', 'rebuild', 'usage-ids'] as const;
 type Row = (typeof ROWS)[number];
 
-/** `BENCH_SCALE_ROWS` (comma-separated, default every row): `memory` (slow: a 1M-event log) and `rebuild` (rebuild, scan and folds). */
+/**
+ * `BENCH_SCALE_ROWS` (comma-separated, default every row): `memory` (slow: a 1M-event log), `rebuild`
+ * (rebuild, scan and folds) and `usage-ids` (the usage event id index read from a log of 1M ids).
+ */
 const chosenRows = (): Set<Row> => {
   const names = (process.env.BENCH_SCALE_ROWS ?? ROWS.join(',')).split(',').map((name) => name.trim());
   for (const name of names) if (!(ROWS as readonly string[]).includes(name)) throw new Error(`unknown scale row ${name}; known: ${ROWS.join(', ')}`);
   return new Set(names as Row[]);
 };
 
-/** The rows about data size: memory after many events, rebuild beside a raw scan, folding a long stream. */
+/** The rows about data size: memory after many events, rebuild beside a raw scan, folding a long stream, the usage id index. */
 export const scaleRows = async (write: (text: string) => void): Promise<void> => {
   const rows = chosenRows();
   // Memory first: its baseline is then a process that has not yet held a rebuild's log.
@@ -25,6 +30,10 @@ export const scaleRows = async (write: (text: string) => void): Promise<void> =>
   if (rows.has('rebuild')) {
     write(`\nrebuild: every read model from a log of at least ${REBUILD_EVENTS} events, beside a raw scan of the same log\n`);
     write(`${formatRebuild(await rebuildBench(REBUILD_EVENTS))}\n`);
+  }
+  if (rows.has('usage-ids')) {
+    write(`\nusage event ids: the index a service reads from a log of ${USAGE_IDS} random ids at start\n`);
+    write(`${formatUsageIdIndex(await usageIdIndexBench(USAGE_IDS))}\n`);
   }
 };
 

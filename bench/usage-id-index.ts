@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { usageRecordedData } from '../domain/usage/events';
+import { newEventId } from '../infra/ids';
+import { SqliteEventStore } from '../infra/event-store/sqlite';
+import { silentLogger } from '../infra/logger';
+import { openDatabase } from '../infra/sqlite/open-database';
+import { UsageEventIdIndex } from '../projections/usage-event-ids';
+
+export type UsageIdIndexFigures = Readonly<{
+  ids: number;
+  events: number;
+  scanMs: number;
+  startMs: number;
+  /** Heap and array buffers the index holds once read, in MB. */
+  heldMb: number;
+  /** One lookup of 100 ids none of which is stored; of 100 stored ones. */
+  lookupNewUs: number;
+  lookupStoredUs: number;
+}>;
+
+const PER_EVENT = 100;
+const SUBSCRIPTIONS = 1000;
+const NOW = '2026-02-10T00:00:00.000Z';
+
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+const held = () => {
+  collect();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
+};
+
+const batchOf = (ids: readonly string[]) =>
+  ids.map((eventId) => ({ eventId, meterId: 'mtr_calls', meterCode: 'api_calls', quantity: '1.0000', timestamp: NOW, timestampSent: false, periodStart: '2026-02-01', periodEnd: '2026-03-01' }));
+
+/**
+ * What the usage event id index costs a service that starts on a log holding `ids` random (UUID)
+ * usage event ids, 100 an event over 1,000 subscriptions: the time to read them (beside its
+ * baseline, a raw scan of the same log in the same run), the memory it holds, and a batch's lookup.
+ */
+export const usageIdIndexBench = async (ids: number): Promise<UsageIdIndexFigures> => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-usage-ids-'));
+  const db = openDatabase(join(dataDir, 'billing.sqlite'));
+  const store = new SqliteEventStore(db);
+  const events = Math.ceil(ids / PER_EVENT);
+  const stored: string[] = [];
+  const appendMany = db.transaction((from: number, to: number) => {
+    for (let k = from; k < to; k++) {
+      const batch = Array.from({ length: PER_EVENT }, () => randomUUID());
+      if (k % 100 === 0) stored.push(...batch);
+      const subscriptionId = `sub_bench${k % SUBSCRIPTIONS}`;
+      const data = usageRecordedData(subscriptionId, 'org_bench', NOW, batchOf(batch));
+      void store.append(`usage-${subscriptionId}`, [{ id: newEventId(), type: 'UsageRecorded', version: 2, data, metadata: { organisationId: 'org_bench', livemode: true, businessTime: NOW, recordedTime: NOW, actor: { type: 'system' }, requestId: null, causationId: null, correlationId: null } }], 'any');
+    }
+  });
+  for (let k = 0; k < events; k += 1000) appendMany(k, Math.min(k + 1000, events));
+
+  let started = performance.now();
+  for (let after = 0n; ; ) {
+    const batch = await store.readAll(after, 2000);
+    if (batch.length === 0) break;
+    after = batch[batch.length - 1]!.position;
+  }
+  const scanMs = performance.now() - started;
+
+  const before = held();
+  const index = new UsageEventIdIndex(store, silentLogger());
+  started = performance.now();
+  await index.start();
+  const startMs = performance.now() - started;
+  const heldMb = (held() - before) / 1024 / 1024;
+
+  const time = async (eventIds: readonly string[]) => {
+    const rounds = 2000;
+    const begun = performance.now();
+    for (let round = 0; round < rounds; round++) await index.subscriptionsHolding('org_bench', eventIds);
+    return ((performance.now() - begun) * 1000) / rounds;
+  };
+  const lookupNewUs = await time(Array.from({ length: PER_EVENT }, () => randomUUID()));
+  const lookupStoredUs = await time(stored.slice(0, PER_EVENT));
+  await index.stop();
+  await store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  return { ids: events * PER_EVENT, events, scanMs, startMs, heldMb, lookupNewUs, lookupStoredUs };
+};
+
+export const formatUsageIdIndex = (figures: UsageIdIndexFigures): string =>
+  [
+    `  baseline: raw scan of the log (${figures.events} events)   ${figures.scanMs.toFixed(0)} ms`,
+    `  index read from the log at start        ${figures.startMs.toFixed(0)} ms (${(figures.startMs / figures.scanMs).toFixed(2)} × the scan), ${(figures.ids / (figures.startMs / 1000)).toFixed(0)} ids/s`,
+    `  held in memory                          ${figures.heldMb.toFixed(1)} MB (${((figures.heldMb * 1024 * 1024) / figures.ids).toFixed(1)} bytes an id)`,
+    `  lookup of a batch of 100 ids            ${figures.lookupNewUs.toFixed(1)} µs none stored, ${figures.lookupStoredUs.toFixed(1)} µs all stored`,
+  ].join('\n');

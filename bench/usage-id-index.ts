@@ -19,6 +19,9 @@ export type UsageIdIndexFigures = Readonly<{
   startMs: number;
   /** Heap and array buffers the index holds once read, in MB. */
   heldMb: number;
+  /** Its snapshot written at stop; a start from it. */
+  snapshotWriteMs: number;
+  snapshotStartMs: number;
   /** One lookup of 100 ids none of which is stored; of 100 stored ones. */
   lookupNewUs: number;
   lookupStoredUs: number;
@@ -42,7 +45,8 @@ const batchOf = (ids: readonly string[]) =>
 /**
  * What the usage event id index costs a service that starts on a log holding `ids` random (UUID)
  * usage event ids, 100 an event over 1,000 subscriptions: the time to read them (beside its
- * baseline, a raw scan of the same log in the same run), the memory it holds, and a batch's lookup.
+ * baseline, a raw scan of the same log in the same run), the memory it holds, a batch's lookup,
+ * and its snapshot: written at stop, then a start from it.
  */
 export const usageIdIndexBench = async (ids: number): Promise<UsageIdIndexFigures> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-usage-ids-'));
@@ -70,7 +74,8 @@ export const usageIdIndexBench = async (ids: number): Promise<UsageIdIndexFigure
   const scanMs = performance.now() - started;
 
   const before = held();
-  const index = new UsageEventIdIndex(store, silentLogger());
+  const snapshot = { path: join(dataDir, 'usage-event-ids.snapshot'), everyIds: Number.MAX_SAFE_INTEGER };
+  const index = new UsageEventIdIndex(store, silentLogger(), { snapshot });
   started = performance.now();
   await index.start();
   const startMs = performance.now() - started;
@@ -84,10 +89,17 @@ export const usageIdIndexBench = async (ids: number): Promise<UsageIdIndexFigure
   };
   const lookupNewUs = await time(Array.from({ length: PER_EVENT }, () => randomUUID()));
   const lookupStoredUs = await time(stored.slice(0, PER_EVENT));
+  started = performance.now();
   await index.stop();
+  const snapshotWriteMs = performance.now() - started;
+  const restarted = new UsageEventIdIndex(store, silentLogger(), { snapshot });
+  started = performance.now();
+  await restarted.start();
+  const snapshotStartMs = performance.now() - started;
+  await restarted.stop();
   await store.close();
   rmSync(dataDir, { recursive: true, force: true });
-  return { ids: events * PER_EVENT, events, scanMs, startMs, heldMb, lookupNewUs, lookupStoredUs };
+  return { ids: events * PER_EVENT, events, scanMs, startMs, heldMb, snapshotWriteMs, snapshotStartMs, lookupNewUs, lookupStoredUs };
 };
 
 export const formatUsageIdIndex = (figures: UsageIdIndexFigures): string =>
@@ -95,5 +107,6 @@ export const formatUsageIdIndex = (figures: UsageIdIndexFigures): string =>
     `  baseline: raw scan of the log (${figures.events} events)   ${figures.scanMs.toFixed(0)} ms`,
     `  index read from the log at start        ${figures.startMs.toFixed(0)} ms (${(figures.startMs / figures.scanMs).toFixed(2)} × the scan), ${(figures.ids / (figures.startMs / 1000)).toFixed(0)} ids/s`,
     `  held in memory                          ${figures.heldMb.toFixed(1)} MB (${((figures.heldMb * 1024 * 1024) / figures.ids).toFixed(1)} bytes an id)`,
+    `  its snapshot written at stop            ${figures.snapshotWriteMs.toFixed(0)} ms; a start from it ${figures.snapshotStartMs.toFixed(0)} ms`,
     `  lookup of a batch of 100 ids            ${figures.lookupNewUs.toFixed(1)} µs none stored, ${figures.lookupStoredUs.toFixed(1)} µs all stored`,
   ].join('\n');

@@ -18,6 +18,9 @@ export const fingerprintOf = (text: string): Fingerprint => {
 
 const NONE: readonly number[] = [];
 
+/** A table's contents: each slot's fingerprint halves and value plus one (0: empty), and how many slots are used. */
+export type FingerprintArrays = Readonly<{ high: Uint32Array; low: Uint32Array; values: Uint32Array; used: number }>;
+
 /**
  * A set of (fingerprint, value) pairs in three typed arrays: 12 bytes a slot, at most half of them
  * used (24 to 48 bytes a pair, where a `Map` of the texts takes 100 and more). Open addressing with
@@ -35,6 +38,23 @@ export class FingerprintTable {
     this.high = new Uint32Array(slots);
     this.low = new Uint32Array(slots);
     this.values = new Uint32Array(slots);
+  }
+
+  /** Its three arrays, copied (the table goes on changing), and the pairs they hold. */
+  copy(): FingerprintArrays {
+    return { high: this.high.slice(), low: this.low.slice(), values: this.values.slice(), used: this.used };
+  }
+
+  /** A table holding what `copy` gave (the arrays are taken, not copied). */
+  static of(arrays: FingerprintArrays): FingerprintTable {
+    const { high, low, values, used } = arrays;
+    const table = new FingerprintTable(values.length);
+    if (high.length !== values.length || low.length !== values.length) throw new RangeError('the arrays differ in length');
+    table.high = high;
+    table.low = low;
+    table.values = values;
+    table.used = used;
+    return table;
   }
 
   /** The pairs held. */

@@ -5,11 +5,23 @@ import { coalescedRuns } from '../infra/coalesced-runs';
 import type { EventStore, StoredEvent } from '../infra/event-store/port';
 import type { Logger } from '../infra/logger';
 import { FingerprintTable, fingerprintOf } from './fingerprint-table';
+import { readSnapshot, type UsageEventIdState, writeSnapshot } from './usage-event-id-snapshot';
 
 /** Events read from the log at a time. */
 const BATCH = 2000;
 
 const keyOf = (organisationId: string, eventId: string) => `${organisationId}:${eventId}`;
+
+export type UsageEventIdIndexOptions = Readonly<{
+  /** How often it reads the log for other processes' appends. */
+  pollMs?: number;
+  /**
+   * Where it keeps a snapshot (the embedded profile: beside the log), written at stop and once the
+   * ids added since the last one reach `everyIds` or a quarter of those it held, whichever is more
+   * (writing one costs what it holds); a start reads it and then the log after it.
+   */
+  snapshot?: Readonly<{ path: string; everyIds: number }>;
+}>;
 
 /**
  * Which subscriptions hold each usage event id of an organisation (an id is unique per
@@ -20,17 +32,24 @@ const keyOf = (organisationId: string, eventId: string) => `${organisationId}:${
  *
  * A fingerprint match names a subscription that may hold the id: the subscription's usage stream
  * says for sure. A sandbox reset frees its organisation's ids (the subscriptions before it hold none).
+ * With a snapshot, a start reads it (when the log holds the event it ends at) and the log after it.
  */
 export class UsageEventIdIndex {
-  private readonly table = new FingerprintTable();
+  private table = new FingerprintTable();
   /** Each live subscription's number; the number's subscription and organisation. */
   private readonly numbers = new Map<string, number>();
-  private readonly subscriptions: string[] = [];
-  private readonly organisations: string[] = [];
+  private subscriptions: string[] = [];
+  private organisations: string[] = [];
   /** Numbers of the subscriptions a sandbox reset emptied. */
   private readonly reset = new Set<number>();
   private readonly byOrganisation = new Map<string, number[]>();
   private position = 0n;
+  /** The id of the event at `position`. */
+  private eventId: string | null = null;
+  /** The ids held and the position when the last snapshot was taken, and the one being written. */
+  private snapshotIds = 0;
+  private snapshotPosition = 0n;
+  private snapshotting: Promise<void> | null = null;
   private started: Promise<void> | null = null;
   private stopped = false;
   private scheduled = false;
@@ -45,10 +64,10 @@ export class UsageEventIdIndex {
   constructor(
     private readonly store: EventStore,
     private readonly logger: Logger,
-    private readonly pollMs = 1000,
+    private readonly options: UsageEventIdIndexOptions = {},
   ) {}
 
-  /** Reads the whole log (once; later calls wait for that read), then follows it. */
+  /** Reads its snapshot and the log after it, or the whole log (once; later calls wait for that read), then follows the log. */
   start(): Promise<void> {
     this.started ??= this.open().catch((error: unknown) => {
       this.started = null;
@@ -62,6 +81,8 @@ export class UsageEventIdIndex {
     this.unsubscribe?.();
     if (this.timer) clearInterval(this.timer);
     await this.runs.current();
+    await this.snapshotting;
+    if (this.started && this.position !== this.snapshotPosition) await this.snapshot();
   }
 
   /**
@@ -84,14 +105,21 @@ export class UsageEventIdIndex {
 
   private async open(): Promise<void> {
     const started = performance.now();
+    const snapshot = await this.readSnapshot();
     await this.follow();
     this.logger.info(
-      { ids: this.table.size, subscriptions: this.numbers.size, position: String(this.position), ms: Math.round(performance.now() - started) },
-      'usage event id index read from the log',
+      {
+        ids: this.table.size,
+        subscriptions: this.numbers.size,
+        position: String(this.position),
+        fromSnapshot: snapshot ? String(snapshot.position) : null,
+        ms: Math.round(performance.now() - started),
+      },
+      'usage event id index read',
     );
     this.unsubscribe = this.store.onAppended(() => this.followThisTurn());
     // Polling catches appends made by other processes.
-    this.timer = setInterval(() => void this.runs(), this.pollMs);
+    this.timer = setInterval(() => void this.runs(), this.options.pollMs ?? 1000);
     this.timer.unref();
     // What was appended between the last read and the subscription.
     void this.runs();
@@ -113,8 +141,60 @@ export class UsageEventIdIndex {
       for (const event of batch) {
         this.apply(event);
         this.position = event.position;
+        this.eventId = event.id;
       }
-      if (batch.length < BATCH || this.stopped) return;
+      if (batch.length < BATCH || this.stopped) break;
+    }
+    const every = this.options.snapshot?.everyIds;
+    if (every !== undefined && !this.snapshotting && this.table.size - this.snapshotIds >= Math.max(every, this.snapshotIds / 4)) {
+      this.snapshotting = this.snapshot().finally(() => (this.snapshotting = null));
+    }
+  }
+
+  /** The snapshot's state taken in, when there is one and the log holds the event it ends at (else nothing: the whole log is read). */
+  private async readSnapshot(): Promise<UsageEventIdState | null> {
+    const path = this.options.snapshot?.path;
+    const state = path ? await readSnapshot(path).catch((error: unknown) => this.ignored(path, error)) : null;
+    if (!state) return null;
+    const [event] = state.position === 0n ? [] : await this.store.readAll(state.position - 1n, 1);
+    if (state.position !== 0n && (event?.position !== state.position || event.id !== state.eventId)) return this.ignored(path!, 'the log does not hold the event it ends at');
+    this.table = FingerprintTable.of(state.table);
+    this.subscriptions = [...state.subscriptions];
+    this.organisations = [...state.organisations];
+    for (const number of state.reset) this.reset.add(number);
+    this.subscriptions.forEach((subscriptionId, number) => {
+      if (!this.reset.has(number)) this.recordNumber(subscriptionId, this.organisations[number]!, number);
+    });
+    this.position = state.position;
+    this.eventId = state.eventId;
+    this.snapshotIds = this.table.size;
+    this.snapshotPosition = state.position;
+    return state;
+  }
+
+  private ignored(path: string, reason: unknown): null {
+    this.logger.warn({ path, reason: reason instanceof Error ? reason.message : reason }, 'usage event id snapshot ignored: the whole log is read');
+    return null;
+  }
+
+  /** Writes what it holds now (a copy: it goes on following the log meanwhile); a failure is logged, the next one tries again. */
+  private async snapshot(): Promise<void> {
+    const path = this.options.snapshot?.path;
+    if (!path) return;
+    const state: UsageEventIdState = {
+      position: this.position,
+      eventId: this.eventId,
+      table: this.table.copy(),
+      subscriptions: [...this.subscriptions],
+      organisations: [...this.organisations],
+      reset: [...this.reset],
+    };
+    try {
+      await writeSnapshot(path, state);
+      this.snapshotIds = state.table.used;
+      this.snapshotPosition = state.position;
+    } catch (error) {
+      this.logger.error({ err: error, path }, 'usage event id snapshot not written');
     }
   }
 
@@ -139,11 +219,15 @@ export class UsageEventIdIndex {
       number = this.subscriptions.length;
       this.subscriptions.push(subscriptionId);
       this.organisations.push(organisationId);
-      this.numbers.set(subscriptionId, number);
-      const numbers = this.byOrganisation.get(organisationId);
-      if (numbers) numbers.push(number);
-      else this.byOrganisation.set(organisationId, [number]);
+      this.recordNumber(subscriptionId, organisationId, number);
     }
     return number;
+  }
+
+  private recordNumber(subscriptionId: string, organisationId: string, number: number): void {
+    this.numbers.set(subscriptionId, number);
+    const numbers = this.byOrganisation.get(organisationId);
+    if (numbers) numbers.push(number);
+    else this.byOrganisation.set(organisationId, [number]);
   }
 }

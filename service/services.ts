@@ -107,7 +107,10 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
   const accountingUrl = config.ACCOUNTING_URL ?? demoAccounting!.url;
   const accounting = httpAccountingSystem({ baseUrl: accountingUrl });
   const projections = new ProjectionRunner(store, storedReadModels, allProjections, logger.child({ component: 'projections' }));
-  const usageEventIds = new UsageEventIdIndex(store, logger.child({ component: 'usage-event-ids' }));
+  // A snapshot beside the embedded log (processes sharing EventStoreDB read the log).
+  const usageEventIds = new UsageEventIdIndex(store, logger.child({ component: 'usage-event-ids' }), {
+    snapshot: config.EVENTSTORE_URL ? undefined : { path: join(config.DATA_DIR, 'usage-event-ids.snapshot'), everyIds: 250_000 },
+  });
   // Everything but the runner reads the live generation of each read model.
   const readStore = projections.readStore;
   logger.info(

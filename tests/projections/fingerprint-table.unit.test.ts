@@ -36,6 +36,16 @@ describe('FingerprintTable', () => {
     expect(lows.size).toBeGreaterThan(texts.length - 10);
   });
 
+  it('gives a copy of its arrays that a table made of them answers like it, and the original goes on alone', () => {
+    const table = new FingerprintTable(4);
+    for (let value = 0; value < 10; value++) table.add(fingerprintOf(`id_${value}`), value);
+    const copied = FingerprintTable.of(table.copy());
+    table.add(fingerprintOf('id_later'), 99);
+    expect(Array.from({ length: 10 }, (_, value) => copied.valuesOf(fingerprintOf(`id_${value}`)))).toEqual(Array.from({ length: 10 }, (_, value) => [value]));
+    expect([copied.size, table.size, copied.valuesOf(fingerprintOf('id_later'))]).toEqual([10, 11, []]);
+    expect(() => FingerprintTable.of({ ...table.copy(), low: new Uint32Array(2) })).toThrow(RangeError);
+  });
+
   it('refuses a number of slots that is not a power of two', () => {
     expect(() => new FingerprintTable(100)).toThrow(RangeError);
   });

@@ -1,8 +1,10 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { usageRecordedData } from '../../domain/usage/events';
 import { SqliteEventStore } from '../../infra/event-store/sqlite';
 import { silentLogger } from '../../infra/logger';
 import { openDatabase } from '../../infra/sqlite/open-database';
+import { readSnapshot } from '../../projections/usage-event-id-snapshot';
 import { UsageEventIdIndex } from '../../projections/usage-event-ids';
 import { testEvent } from '../support/events';
 import { tempDir } from '../support/test-service';
@@ -92,5 +94,87 @@ describe('usage event id index', () => {
     expect(await second.subscriptionsHolding('org_1', ['a', 'b'])).toEqual(before);
     await second.stop();
     await reopened.close();
+  });
+});
+
+describe('usage event id index snapshots', () => {
+  /** The log read through a store that records where each `readAll` began. */
+  const recording = (store: SqliteEventStore) => {
+    const readsAfter: bigint[] = [];
+    const readAll = store.readAll.bind(store);
+    store.readAll = (after, limit) => {
+      readsAfter.push(after);
+      return readAll(after, limit);
+    };
+    return readsAfter;
+  };
+  const everyIds = 1_000_000;
+
+  it('writes one at stop; a restart reads it and only the log after it, and answers as before (a reset included)', async () => {
+    const dir = tempDir('usage-event-id-snapshot');
+    const snapshot = { path: join(dir, 'usage-event-ids.snapshot'), everyIds };
+    const store = openLog(join(dir, 'billing.sqlite'));
+    await store.append('usage-sub_1', [recorded('org_1', 'sub_1', 'a', 'b')], 'any');
+    await store.append('usage-sub_2', [recorded('org_sbx', 'sub_2', 'c')], 'any');
+    const { position: snapshotAt } = await store.append('organisation-org_sbx', [reset('org_sbx')], 'any');
+    const first = new UsageEventIdIndex(store, silentLogger(), { snapshot });
+    await first.start();
+    await first.stop();
+    const { position } = await store.append('usage-sub_3', [recorded('org_1', 'sub_3', 'd')], 'any');
+
+    const readsAfter = recording(store);
+    const second = new UsageEventIdIndex(store, silentLogger(), { snapshot });
+    expect(await second.subscriptionsHolding('org_1', ['a', 'b', 'd', 'x'])).toEqual({
+      candidates: new Map([['a', ['sub_1']], ['b', ['sub_1']], ['d', ['sub_3']]]),
+      through: position,
+    });
+    expect((await second.subscriptionsHolding('org_sbx', ['c'])).candidates.size).toBe(0);
+    // The event the snapshot ends at, checked; then the log after it.
+    expect(readsAfter.slice(0, 2)).toEqual([snapshotAt - 1n, snapshotAt]);
+    await second.stop();
+    await store.close();
+  });
+
+  it('writes one as ids are added, once as many as `everyIds` are new', async () => {
+    const dir = tempDir('usage-event-id-snapshot');
+    const snapshot = { path: join(dir, 'usage-event-ids.snapshot'), everyIds: 3 };
+    const store = openLog(join(dir, 'billing.sqlite'));
+    const index = new UsageEventIdIndex(store, silentLogger(), { snapshot });
+    await index.start();
+    await store.append('usage-sub_1', [recorded('org_1', 'sub_1', 'a', 'b')], 'any');
+    const { position } = await store.append('usage-sub_1', [recorded('org_1', 'sub_1', 'c')], 'any');
+    await holdersOnceAt(index, position, 'org_1', ['a']);
+    for (let tries = 0; tries < 200 && !(await readSnapshot(snapshot.path)); tries++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await readSnapshot(snapshot.path))?.position).toBe(position);
+    await index.stop();
+    await store.close();
+  });
+
+  it('reads the whole log when the snapshot does not end at an event the log holds, or is not whole', async () => {
+    const dir = tempDir('usage-event-id-snapshot');
+    const path = join(dir, 'usage-event-ids.snapshot');
+    const other = openLog(':memory:');
+    await other.append('usage-sub_9', [recorded('org_1', 'sub_9', 'x')], 'any');
+    const fromOther = new UsageEventIdIndex(other, silentLogger(), { snapshot: { path, everyIds } });
+    await fromOther.start();
+    await fromOther.stop();
+    await other.close();
+
+    const store = openLog(join(dir, 'billing.sqlite'));
+    const { position } = await store.append('usage-sub_1', [recorded('org_1', 'sub_1', 'a')], 'any');
+    const answers = async () => {
+      const index = new UsageEventIdIndex(store, silentLogger(), { snapshot: { path, everyIds } });
+      const answer = await index.subscriptionsHolding('org_1', ['a', 'x']);
+      await index.stop();
+      return answer;
+    };
+    expect(await answers()).toEqual({ candidates: new Map([['a', ['sub_1']]]), through: position });
+
+    // The last stop wrote this log's snapshot: cut short, it is not read.
+    const whole = await readFile(path);
+    await writeFile(path, whole.subarray(0, whole.length - 4));
+    expect(await readSnapshot(path)).toBeNull();
+    expect(await answers()).toEqual({ candidates: new Map([['a', ['sub_1']]]), through: position });
+    await store.close();
   });
 });

@@ -1,0 +1,79 @@
+import { open, readFile, rename } from 'node:fs/promises';
+import type { FingerprintArrays } from './fingerprint-table';
+
+/** What the usage event id index holds at one log position. */
+export type UsageEventIdState = Readonly<{
+  /** The log position it includes everything up to, and the id of the event there (0n and null: nothing read). */
+  position: bigint;
+  eventId: string | null;
+  table: FingerprintArrays;
+  /** Per subscription number, the subscription and its organisation; the numbers a sandbox reset emptied. */
+  subscriptions: readonly string[];
+  organisations: readonly string[];
+  reset: readonly number[];
+}>;
+
+type Header = Readonly<{ position: string; eventId: string | null; slots: number; used: number; subscriptions: string[]; organisations: string[]; reset: number[] }>;
+
+/** The file's first 4 bytes; a layout of another version is not read. */
+const MAGIC = 'UEI1';
+
+const bytesOf = (array: Uint32Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+
+/**
+ * Writes the state to `path` whole or not at all (a file beside it, synced, then renamed over it):
+ * the magic, the header's length and the header (JSON), then the table's three arrays in this
+ * machine's byte order.
+ */
+export const writeSnapshot = async (path: string, state: UsageEventIdState): Promise<void> => {
+  const { high, low, values, used } = state.table;
+  const header: Header = {
+    position: String(state.position),
+    eventId: state.eventId,
+    slots: values.length,
+    used,
+    subscriptions: [...state.subscriptions],
+    organisations: [...state.organisations],
+    reset: [...state.reset],
+  };
+  const headerBytes = Buffer.from(JSON.stringify(header));
+  const prefix = Buffer.alloc(8);
+  prefix.write(MAGIC, 0, 'latin1');
+  prefix.writeUInt32LE(headerBytes.length, 4);
+  const written = `${path}.writing`;
+  const file = await open(written, 'w');
+  try {
+    for (const part of [prefix, headerBytes, bytesOf(high), bytesOf(low), bytesOf(values)]) await file.writeFile(part);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await rename(written, path);
+};
+
+/** The state a snapshot holds; null when there is none, or it is not whole (its length says so) or of another layout. */
+export const readSnapshot = async (path: string): Promise<UsageEventIdState | null> => {
+  let file: Buffer;
+  try {
+    file = await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  if (file.length < 8 || file.toString('latin1', 0, 4) !== MAGIC) return null;
+  const headerEnd = 8 + file.readUInt32LE(4);
+  if (headerEnd > file.length) return null;
+  const header = JSON.parse(file.toString('utf8', 8, headerEnd)) as Header;
+  const arrayBytes = header.slots * 4;
+  if (file.length !== headerEnd + 3 * arrayBytes) return null;
+  // Copied out of the file's buffer: a typed array needs its offset aligned.
+  const array = (k: number) => new Uint32Array(file.buffer.slice(file.byteOffset + headerEnd + k * arrayBytes, file.byteOffset + headerEnd + (k + 1) * arrayBytes));
+  return {
+    position: BigInt(header.position),
+    eventId: header.eventId,
+    table: { high: array(0), low: array(1), values: array(2), used: header.used },
+    subscriptions: header.subscriptions,
+    organisations: header.organisations,
+    reset: header.reset,
+  };
+};

@@ -117,6 +117,7 @@ export class UsageEventIdIndex {
       },
       'usage event id index read',
     );
+    if (this.stopped) return;
     this.unsubscribe = this.store.onAppended(() => this.followThisTurn());
     // Polling catches appends made by other processes.
     this.timer = setInterval(() => void this.runs(), this.options.pollMs ?? 1000);

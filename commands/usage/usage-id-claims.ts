@@ -12,7 +12,7 @@ const KEPT_IDS = 1_000_000;
  * and the lookup lags the log: two concurrent requests naming one id on two subscriptions would
  * both find it free there. A decision claims the ids it stores as it is made (no await between
  * the two), so a decision on another subscription made after it sees them. Within one process:
- * processes sharing a log still meet only in the read models.
+ * processes sharing a log still meet only in the lookup.
  */
 export class UsageIdClaims {
   private readonly holders = new Map<string, Map<string, UsageIdClaim>>();

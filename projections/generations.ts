@@ -73,6 +73,9 @@ export class GenerationView implements ReadStore {
   reset(collections: readonly string[], checkpointNames: readonly string[]): Promise<void> {
     return this.inner.reset(collections.map((collection) => this.name(collection)), checkpointNames);
   }
+  drop(collections: readonly string[]): Promise<void> {
+    return this.inner.drop(collections.map((collection) => this.name(collection)));
+  }
   close(): Promise<void> {
     return this.inner.close();
   }

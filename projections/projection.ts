@@ -16,6 +16,11 @@ export type Projection = Readonly<{
   /** Bump when the documents' shape changes: the runner rebuilds the read model from zero. */
   version: number;
   collections: readonly string[];
+  /**
+   * Collections an earlier version of this read model wrote and this one does not: the runner
+   * drops them, of every generation up to the one after the live one, when it starts.
+   */
+  retired?: readonly string[];
   indexes: readonly IndexSpec[];
   handles: readonly string[];
   apply(event: StoredEvent, context: ProjectionContext): Promise<void>;

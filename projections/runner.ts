@@ -5,6 +5,7 @@ import { coalescedRuns } from '../infra/coalesced-runs';
 import type { EventStore, StoredEvent } from '../infra/event-store/port';
 import { semaphore } from '../infra/event-store/semaphore';
 import type { Logger } from '../infra/logger';
+import { generationName } from '../infra/read-store/names';
 import type { Doc, ReadStore, Write } from '../infra/read-store/port';
 import { batchContext } from './batch-context';
 import {
@@ -150,6 +151,10 @@ export class ProjectionRunner {
     this.rebuildFlushDocuments = options.rebuildFlushDocuments ?? 5000;
     this.rebuildCommitSize = options.rebuildCommitSize ?? 5000;
     this.pollMs = options.pollMs ?? 1000;
+    // A retired collection is dropped at every start: never one a read model still writes.
+    const written = new Set(projections.flatMap((projection) => projection.collections));
+    const stillWritten = projections.flatMap((projection) => projection.retired ?? []).filter((collection) => written.has(collection));
+    if (stillWritten.length > 0) throw new Error(`retired collections still written by a projection: ${stillWritten.join(', ')}`);
     this.slots = projections.map((projection) => ({ projection, live: { generation: 0, version: projection.version }, checkpoint: 0n }));
     this.readStore = new GenerationView(raw, (collection) => this.live.get(collection) ?? collection);
     const indexed = new Map<string, Set<string>>();
@@ -169,7 +174,18 @@ export class ProjectionRunner {
       slot.checkpoint = await this.raw.checkpoint(checkpointName(name, slot.live));
       if (slot.checkpoint === 0n) await this.raw.reset([...generationNames(slot.projection, slot.live.generation).values()], []);
       if (!pointer) await this.raw.commit([pointerWrite(name, slot.live)]);
+      await this.dropRetired(slot);
     }
+  }
+
+  /**
+   * What the projection no longer writes, of every generation up to the one after the live one
+   * (an interrupted rebuild's): left behind, it would stay on disk for good.
+   */
+  private async dropRetired({ projection, live }: Slot): Promise<void> {
+    if (!projection.retired?.length) return;
+    const generations = Array.from({ length: live.generation + 2 }, (_, generation) => generation);
+    await this.raw.drop(projection.retired.flatMap((collection) => generations.map((generation) => generationName(collection, generation))));
   }
 
   /**

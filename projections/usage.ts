@@ -31,6 +31,8 @@ export const usageProjection: Projection = {
   // Version 3: without the event ids (kept in memory by `UsageEventIdIndex`); earlier generations are rebuilt without them.
   version: 3,
   collections: [USAGE_PERIODS],
+  // Version 2 wrote each usage event id here; a data directory it made still holds them.
+  retired: ['usage_event_ids'],
   indexes: [{ collection: USAGE_PERIODS, fields: ['subscription', 'period_start'] }],
   handles: ['UsageRecorded'],
   apply: async (event, context) => {

@@ -98,11 +98,15 @@ export class MongoReadStore implements ReadStore {
     }
   }
 
+  /** Whether the collection is on the server (one never written is not). */
+  private exists(collection: string): Promise<boolean> {
+    return this.db.listCollections({ name: collectionName(collection) }, { nameOnly: true }).hasNext();
+  }
+
   async dropIndexes(collections: readonly string[]): Promise<void> {
     for (const collection of collections) {
       // Every index but `_id`'s; a collection never written has none (and dropping them would fail).
-      const exists = await this.db.listCollections({ name: collectionName(collection) }, { nameOnly: true }).hasNext();
-      if (exists) await this.coll(collection).dropIndexes();
+      if (await this.exists(collection)) await this.coll(collection).dropIndexes();
     }
   }
 
@@ -196,6 +200,13 @@ export class MongoReadStore implements ReadStore {
     // runner's start-up clears, never a checkpoint claiming documents that are gone.
     if (checkpointNames.length > 0) await this.checkpoints().deleteMany({ _id: { $in: [...checkpointNames] } });
     for (const collection of collections) await this.coll(collection).deleteMany({});
+  }
+
+  async drop(collections: readonly string[]): Promise<void> {
+    for (const collection of collections) {
+      // With its indexes; a missing one is skipped (servers before 7.0 refuse to drop it).
+      if (await this.exists(collection)) await this.coll(collection).drop();
+    }
   }
 
   async close(): Promise<void> {

@@ -77,5 +77,10 @@ export interface ReadStore {
   generationWriter(): GenerationWriter;
   /** Drops every document of the collections and the named checkpoints (for a rebuild). */
   reset(collections: readonly string[], checkpointNames: readonly string[]): Promise<void>;
+  /**
+   * Removes the collections entirely: their documents, their indexes, and every table or view the
+   * store keeps for them (a layout an earlier version made included); a missing one is skipped.
+   */
+  drop(collections: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }

@@ -352,6 +352,32 @@ export class SqliteReadStore implements ReadStore {
     return Promise.resolve();
   }
 
+  /**
+   * Each collection's table and those beside it named `<table>__…` (the tables and view of an
+   * earlier layout: `__shared`, `__docs`), views first, in one transaction; then what this
+   * connection holds of them. `rm_x_g1` is another collection's table, not one of `x`'s.
+   */
+  drop(collections: readonly string[]): Promise<void> {
+    return settle(() => {
+      const names = collections.map(table);
+      const owned = (name: string) => names.some((owner) => name === owner || name.startsWith(`${owner}__`));
+      this.db.transaction(() => {
+        // Compared here, not with LIKE (whose `_` matches any character).
+        const found = this.prepare<[], { type: 'table' | 'view'; name: string }>("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view')")
+          .all()
+          .filter((row) => owned(row.name));
+        for (const type of ['view', 'table'] as const) {
+          for (const row of found) if (row.type === type) this.db.exec(`DROP ${type.toUpperCase()} IF EXISTS "${row.name.replace(/"/g, '""')}"`);
+        }
+      }).immediate();
+      for (const collection of collections) this.forgetLayout(collection);
+      // The statements naming a dropped table (`\b`: not one whose name merely begins with its name).
+      for (const sql of this.statements.keys()) {
+        if (names.some((name) => new RegExp(`\\b${name}\\b`).test(sql))) this.statements.delete(sql);
+      }
+    });
+  }
+
   close(): Promise<void> {
     return Promise.resolve();
   }

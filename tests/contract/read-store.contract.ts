@@ -189,6 +189,31 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
       expect(await store.checkpoint(checkpointName)).toBe(0n);
     });
 
+    it('drops collections, documents and indexes, and skips a missing one; a dropped collection is written and read again', async () => {
+      const other = `${collection}_kept`;
+      await store.ensureIndexes([{ collection, fields: ['email'], unique: true }]);
+      await store.commit([
+        { op: 'put', collection, doc: item(1) },
+        { op: 'put', collection, doc: item(2) },
+        { op: 'put', collection: other, doc: item(1) },
+      ]);
+      await store.drop([collection, `${collection}_never_written`]);
+      expect(await store.count(collection)).toBe(0);
+      expect(await store.get(collection, 'item_001')).toBeNull();
+      expect(await store.findAll(collection)).toEqual([]);
+      // Only what was named: a collection whose name begins with it keeps its documents.
+      expect(await store.findAll(other)).toEqual([item(1)]);
+      // Its unique index went with it: the same email goes in twice.
+      await store.commit([
+        { op: 'put', collection, doc: item(3) },
+        { op: 'put', collection, doc: item(4, { email: item(3).email }) },
+      ]);
+      expect(await store.get(collection, 'item_003')).toEqual(item(3));
+      expect(await store.count(collection, [{ field: 'email', eq: item(3).email }])).toBe(2);
+      await store.drop([]);
+      expect(await store.count(collection)).toBe(2);
+    });
+
     it('writes through a generation writer in the order sent: each commit read back once it resolves, then the indexes', async () => {
       const checkpointName = `cp_${collection}`;
       await store.dropIndexes([collection]);

@@ -1,8 +1,8 @@
 import { decodeEvent } from '../domain/decode-event';
 import type { SandboxReset } from '../domain/organisation/events';
 import type { UsageRecorded } from '../domain/usage/events';
-import { coalescedRuns } from '../infra/coalesced-runs';
 import type { EventStore, StoredEvent } from '../infra/event-store/port';
+import { type AppendsFollowed, followAppends } from '../infra/follow-appends';
 import type { Logger } from '../infra/logger';
 import { FingerprintTable, fingerprintOf } from './fingerprint-table';
 import { readSnapshot, type UsageEventIdState, writeSnapshot } from './usage-event-id-snapshot';
@@ -52,14 +52,7 @@ export class UsageEventIdIndex {
   private snapshotting: Promise<void> | null = null;
   private started: Promise<void> | null = null;
   private stopped = false;
-  private scheduled = false;
-  private unsubscribe: (() => void) | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private readonly runs = coalescedRuns<void>(
-    () => this.follow(),
-    (error) => this.logger.error({ err: error }, 'usage event id index: reading the log failed; retrying on the next append or poll'),
-    () => this.stopped,
-  );
+  private following: AppendsFollowed | null = null;
 
   constructor(
     private readonly store: EventStore,
@@ -78,9 +71,7 @@ export class UsageEventIdIndex {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.unsubscribe?.();
-    if (this.timer) clearInterval(this.timer);
-    await this.runs.current();
+    await this.following?.stop();
     await this.snapshotting;
     if (this.started && this.position !== this.snapshotPosition) await this.snapshot();
   }
@@ -118,22 +109,14 @@ export class UsageEventIdIndex {
       'usage event id index read',
     );
     if (this.stopped) return;
-    this.unsubscribe = this.store.onAppended(() => this.followThisTurn());
-    // Polling catches appends made by other processes.
-    this.timer = setInterval(() => void this.runs(), this.options.pollMs ?? 1000);
-    this.timer.unref();
+    this.following = followAppends(
+      this.store,
+      () => this.follow(),
+      (error) => this.logger.error({ err: error }, 'usage event id index: reading the log failed; retrying on the next append or poll'),
+      this.options.pollMs,
+    );
     // What was appended between the last read and the subscription.
-    void this.runs();
-  }
-
-  /** One read at the end of the loop turn for every append committed in it. */
-  private followThisTurn(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      void this.runs();
-    });
+    void this.following.run();
   }
 
   private async follow(): Promise<void> {

@@ -1,5 +1,5 @@
-import { coalescedRuns } from '../infra/coalesced-runs';
 import type { EventStore, StoredEvent } from '../infra/event-store/port';
+import { type AppendsFollowed, followAppends } from '../infra/follow-appends';
 import type { Logger } from '../infra/logger';
 import type { ReadStore } from '../infra/read-store/port';
 
@@ -14,14 +14,8 @@ export type FollowerStatus = Readonly<{ name: string; checkpoint: string; head: 
  */
 export class LogFollower {
   private checkpoint = 0n;
-  private readonly runs = coalescedRuns(
-    () => this.drain(),
-    (error) => this.deps.logger.error({ err: error, follower: this.name }, 'worker outbox run failed; retrying on the next append or poll'),
-    () => this.stopped,
-  );
   private stopped = false;
-  private unsubscribe: (() => void) | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private following: AppendsFollowed | null = null;
   private readonly handles: ReadonlySet<string>;
 
   constructor(
@@ -41,20 +35,19 @@ export class LogFollower {
   async start(): Promise<void> {
     this.stopped = false;
     this.checkpoint = await this.deps.readStore.checkpoint(this.checkpointName);
-    this.unsubscribe = this.deps.store.onAppended(() => void this.catchUp());
-    // Polling catches appends made by other processes.
-    this.timer = setInterval(() => void this.catchUp(), this.options.pollMs ?? 1000);
-    this.timer.unref();
+    this.following = followAppends(
+      this.deps.store,
+      () => this.drain(),
+      (error) => this.deps.logger.error({ err: error, follower: this.name }, 'worker outbox run failed; retrying on the next append or poll'),
+      this.options.pollMs,
+    );
     await this.catchUp();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.unsubscribe?.();
-    this.unsubscribe = null;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.runs.current();
+    await this.following?.stop();
+    this.following = null;
   }
 
   async status(): Promise<FollowerStatus> {
@@ -64,7 +57,7 @@ export class LogFollower {
   }
 
   catchUp(): Promise<void> {
-    return this.stopped ? Promise.resolve() : this.runs(undefined);
+    return this.following?.run() ?? Promise.resolve();
   }
 
   private async drain(): Promise<void> {

@@ -13,7 +13,7 @@ export type UsageEventIdState = Readonly<{
   reset: readonly number[];
 }>;
 
-type Header = Readonly<{ position: string; eventId: string | null; slots: number; used: number; subscriptions: string[]; organisations: string[]; reset: number[] }>;
+type Header = Readonly<{ position: string; eventId: string | null; slots: number; used: number; subscriptions: readonly string[]; organisations: readonly string[]; reset: readonly number[] }>;
 
 /** The file's first 4 bytes; a layout of another version is not read. */
 const MAGIC = 'UEI1';
@@ -32,9 +32,9 @@ export const writeSnapshot = async (path: string, state: UsageEventIdState): Pro
     eventId: state.eventId,
     slots: values.length,
     used,
-    subscriptions: [...state.subscriptions],
-    organisations: [...state.organisations],
-    reset: [...state.reset],
+    subscriptions: state.subscriptions,
+    organisations: state.organisations,
+    reset: state.reset,
   };
   const headerBytes = Buffer.from(JSON.stringify(header));
   const prefix = Buffer.alloc(8);

@@ -140,8 +140,10 @@ export class UsageEventIdIndex {
     const path = this.options.snapshot?.path;
     const state = path ? await readSnapshot(path).catch((error: unknown) => this.ignored(path, error)) : null;
     if (!state) return null;
-    const [event] = state.position === 0n ? [] : await this.store.readAll(state.position - 1n, 1);
-    if (state.position !== 0n && (event?.position !== state.position || event.id !== state.eventId)) return this.ignored(path!, 'the log does not hold the event it ends at');
+    if (state.position !== 0n) {
+      const [event] = await this.store.readAll(state.position - 1n, 1);
+      if (event?.position !== state.position || event.id !== state.eventId) return this.ignored(path!, 'the log does not hold the event it ends at');
+    }
     this.table = FingerprintTable.of(state.table);
     this.subscriptions = [...state.subscriptions];
     this.organisations = [...state.organisations];

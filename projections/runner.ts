@@ -147,8 +147,11 @@ export class ProjectionRunner {
     options: RunnerOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 500;
-    this.rebuildBatchSize = options.rebuildBatchSize ?? 2000;
-    this.rebuildFlushDocuments = options.rebuildFlushDocuments ?? 5000;
+    // Small on purpose: what a batch holds (its events, the documents not yet flushed) is what each
+    // young-generation collection copies. 250 and 1,000 cost a 201,001-event rebuild about a fifth
+    // less CPU than 2,000 and 5,000.
+    this.rebuildBatchSize = options.rebuildBatchSize ?? 250;
+    this.rebuildFlushDocuments = options.rebuildFlushDocuments ?? 1000;
     this.rebuildCommitSize = options.rebuildCommitSize ?? 5000;
     this.pollMs = options.pollMs ?? 1000;
     // A retired collection is dropped at every start: never one a read model still writes.

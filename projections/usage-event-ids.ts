@@ -7,8 +7,12 @@ import type { Logger } from '../infra/logger';
 import { FingerprintTable, fingerprintOf } from './fingerprint-table';
 import { readSnapshot, type UsageEventIdState, writeSnapshot } from './usage-event-id-snapshot';
 
-/** Events read from the log at a time. */
-const BATCH = 2000;
+/**
+ * Events read from the log at a time. Few: a usage batch's event is about 5 KB of JSON, and what a
+ * read holds is what each young-generation collection copies (1,000,000 ids read at start: about a
+ * fifth faster than at 2,000).
+ */
+const BATCH = 100;
 
 const keyOf = (organisationId: string, eventId: string) => `${organisationId}:${eventId}`;
 

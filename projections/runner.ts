@@ -177,18 +177,22 @@ export class ProjectionRunner {
       slot.checkpoint = await this.raw.checkpoint(checkpointName(name, slot.live));
       if (slot.checkpoint === 0n) await this.raw.reset([...generationNames(slot.projection, slot.live.generation).values()], []);
       if (!pointer) await this.raw.commit([pointerWrite(name, slot.live)]);
-      await this.dropRetired(slot);
+      await this.dropLeftovers(slot);
     }
   }
 
   /**
-   * What the projection no longer writes, of every generation up to the one after the live one
-   * (an interrupted rebuild's): left behind, it would stay on disk for good.
+   * What would otherwise stay on disk for good: what the projection no longer writes, of every
+   * generation up to the one after the live one (an interrupted rebuild's), and its collections of
+   * the generations before the live one (a switch drops them; a directory from before that emptied them).
    */
-  private async dropRetired({ projection, live }: Slot): Promise<void> {
-    if (!projection.retired?.length) return;
-    const generations = Array.from({ length: live.generation + 2 }, (_, generation) => generation);
-    await this.raw.drop(projection.retired.flatMap((collection) => generations.map((generation) => generationName(collection, generation))));
+  private async dropLeftovers({ projection, live }: Slot): Promise<void> {
+    const upTo = (count: number) => Array.from({ length: count }, (_, generation) => generation);
+    const leftovers = [
+      ...(projection.retired ?? []).flatMap((collection) => upTo(live.generation + 2).map((generation) => generationName(collection, generation))),
+      ...upTo(live.generation).flatMap((generation) => [...generationNames(projection, generation).values()]),
+    ];
+    if (leftovers.length > 0) await this.raw.drop(leftovers);
   }
 
   /**
@@ -471,7 +475,9 @@ export class ProjectionRunner {
           const old = build.slot.live;
           this.setLive(build.slot, build.target);
           build.slot.checkpoint = status.position;
-          await this.raw.reset([...generationNames(build.slot.projection, old.generation).values()], [checkpointName(build.slot.projection.name, old)]);
+          // Dropped, not emptied: each rebuild would otherwise leave a table (or collection) behind.
+          await this.raw.drop([...generationNames(build.slot.projection, old.generation).values()]);
+          await this.raw.reset([], [checkpointName(build.slot.projection.name, old)]);
         }
       });
     } finally {

@@ -153,10 +153,25 @@ describe('projection runner', () => {
     expect(await runner.waitFor(position, 2000)).toBe(true);
     expect(await runner.rebuilt()).toMatchObject({ status: 'switched', events: 4, differences: [] });
     expect(await runner.readStore.get('names', 'all')).toEqual({ id: 'all', names: ['a', 'b', 'c', 'd'] });
-    // Reads moved to generation 1; generation 0 was emptied.
+    // Reads moved to generation 1; generation 0 was dropped, its checkpoint with it.
     expect(await readStore.get('names_g1', 'all')).toEqual({ id: 'all', names: ['a', 'b', 'c', 'd'] });
-    expect(await readStore.get('names', 'all')).toBeNull();
+    const tables = () => db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rm\\_names%' ESCAPE '\\'").all().map((row) => row.name).sort();
+    expect(tables()).toEqual(['rm_names_g1']);
+    expect(await readStore.checkpoint('names:v1')).toBe(0n);
+    // The next rebuild builds generation 2 and drops generation 1.
+    runner.startRebuild(null, { verify: true });
+    expect(await runner.rebuilt()).toMatchObject({ status: 'switched', differences: [] });
+    expect(tables()).toEqual(['rm_names_g2']);
+    expect(await runner.readStore.get('names', 'all')).toEqual({ id: 'all', names: ['a', 'b', 'c', 'd'] });
     await runner.stop();
+    // Earlier versions emptied the old generations instead: a start drops what they left.
+    await readStore.get('names', 'all');
+    await readStore.get('names_g1', 'all');
+    expect(tables()).toEqual(['rm_names', 'rm_names_g1', 'rm_names_g2']);
+    const restarted = new ProjectionRunner(store, readStore, [gated], silentLogger());
+    await restarted.init();
+    expect(tables()).toEqual(['rm_names_g2']);
+    expect(await restarted.readStore.get('names', 'all')).toEqual({ id: 'all', names: ['a', 'b', 'c', 'd'] });
     db.close();
   });
 

@@ -35,6 +35,11 @@ const configSchema = z.object({
     .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'must be comma-separated seconds')
     .transform((value) => value.split(',').map(Number))
     .optional(),
+  /**
+   * Threads a rebuild on the embedded stores splits its replay across, by read model (1: none, on
+   * the service's loop). Unset: one a core but one, as a split pays only with a core to spare.
+   */
+  REBUILD_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

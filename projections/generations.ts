@@ -60,10 +60,14 @@ export class GenerationView implements ReadStore {
     return this.inner.commit(this.named(writes), checkpoints, visible);
   }
   generationWriter(): GenerationWriter {
-    const inner = this.inner.generationWriter();
+    return this.writerFor(this.inner.generationWriter());
+  }
+  /** `inner` with the collections it is given renamed to this view's generation. */
+  writerFor(inner: GenerationWriter): GenerationWriter {
     return {
       commit: (writes, checkpoints) => inner.commit(this.named(writes), checkpoints),
       ensureIndexes: (indexes) => inner.ensureIndexes(this.named(indexes)),
+      ...(inner.attach && { attach: () => inner.attach!() }),
       close: () => inner.close(),
     };
   }

@@ -1,13 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
-import { decodeEvent } from '../domain/decode-event';
 import { coalescedRuns } from '../infra/coalesced-runs';
-import type { EventStore, StoredEvent } from '../infra/event-store/port';
+import type { EventStore } from '../infra/event-store/port';
 import { semaphore } from '../infra/event-store/semaphore';
 import type { Logger } from '../infra/logger';
 import { generationName } from '../infra/read-store/names';
 import type { Doc, ReadStore, Write } from '../infra/read-store/port';
+import { applyBatch, indexedFields } from './apply-batch';
 import { batchContext } from './batch-context';
+import { generationReplay } from './generation-replay';
 import {
   checkpointName,
   type Generation,
@@ -17,7 +18,8 @@ import {
   GENERATIONS,
   GenerationView,
 } from './generations';
-import type { Projection, ProjectionContext } from './projection';
+import type { Projection } from './projection';
+import { partitionByWork, type RebuildPartitions } from './rebuild-partitions';
 
 export type RunnerOptions = Readonly<{
   batchSize?: number;
@@ -28,6 +30,8 @@ export type RunnerOptions = Readonly<{
   /** Documents per transaction when a rebuild commits. */
   rebuildCommitSize?: number;
   pollMs?: number;
+  /** Where a rebuild may replay split by read model across threads (SQLite); without it, on this loop. */
+  partitions?: RebuildPartitions;
 }>;
 export type Progress = Readonly<{ position: bigint; head: bigint; events: number }>;
 
@@ -66,35 +70,6 @@ export class RebuildRunning extends Error {
 }
 
 type Waiter = { position: bigint; resolve: (reached: boolean) => void };
-
-/** A projection to run a batch through, and the position it has applied up to. */
-type Target = Readonly<{ projection: Projection; after: bigint }>;
-
-/**
- * Runs each event of the batch through the projections that handle it and have not applied it yet,
- * decoded (upcast) once for all of them. Each projection reads and writes only its own collections,
- * so event by event gives the documents that projection by projection would.
- */
-const applyBatch = async (targets: readonly Target[], batch: readonly StoredEvent[], context: ProjectionContext): Promise<void> => {
-  const byType = new Map<string, Target[]>();
-  for (const target of targets) {
-    for (const type of target.projection.handles) {
-      const handlers = byType.get(type);
-      if (handlers) handlers.push(target);
-      else byType.set(type, [target]);
-    }
-  }
-  for (const event of batch) {
-    const handlers = byType.get(event.type);
-    if (!handlers) continue;
-    let decoded: StoredEvent | null = null;
-    for (const { projection, after } of handlers) {
-      if (event.position <= after) continue;
-      decoded ??= decodeEvent(event);
-      await projection.apply(decoded, context);
-    }
-  }
-};
 
 /** Records which generation of a projection serves reads, and the version that built it. */
 const pointerWrite = (name: string, generation: Generation): Write => {
@@ -136,6 +111,7 @@ export class ProjectionRunner {
   private readonly rebuildFlushDocuments: number;
   private readonly rebuildCommitSize: number;
   private readonly pollMs: number;
+  private readonly partitions: RebuildPartitions | null;
   /** Whether this process applies the log (holds the projections lease); otherwise it follows the checkpoints another writes. */
   private applying: () => boolean = () => true;
 
@@ -154,17 +130,14 @@ export class ProjectionRunner {
     this.rebuildFlushDocuments = options.rebuildFlushDocuments ?? 1000;
     this.rebuildCommitSize = options.rebuildCommitSize ?? 5000;
     this.pollMs = options.pollMs ?? 1000;
+    this.partitions = options.partitions ?? null;
     // A retired collection is dropped at every start: never one a read model still writes.
     const written = new Set(projections.flatMap((projection) => projection.collections));
     const stillWritten = projections.flatMap((projection) => projection.retired ?? []).filter((collection) => written.has(collection));
     if (stillWritten.length > 0) throw new Error(`retired collections still written by a projection: ${stillWritten.join(', ')}`);
     this.slots = projections.map((projection) => ({ projection, live: { generation: 0, version: projection.version }, checkpoint: 0n }));
     this.readStore = new GenerationView(raw, (collection) => this.live.get(collection) ?? collection);
-    const indexed = new Map<string, Set<string>>();
-    for (const { collection, fields } of projections.flatMap((projection) => projection.indexes)) {
-      indexed.set(collection, new Set([...(indexed.get(collection) ?? []), ...fields]));
-    }
-    this.indexed = new Map([...indexed].map(([collection, fields]) => [collection, [...fields]]));
+    this.indexed = indexedFields(projections);
   }
 
   /** Loads each projection's live generation and checkpoint; one without a checkpoint starts from an empty read model. */
@@ -391,68 +364,68 @@ export class ProjectionRunner {
     await this.raw.dropIndexes(collections);
     const started = performance.now();
     let lastLog = started;
-    // One context across many batches of the log: a document written often is written once per
-    // flush, and a flush's writes go in id order into tables without indexes. Nothing reads this
-    // generation but the rebuild until the switch, and a rebuild begins by emptying it, so its
-    // writes need no commit per batch: a crash part-way leaves the live generation serving.
-    // The writer may commit beside this loop (SQLite: on a thread of its own) while the replay goes
-    // on: the next context reads through the one being committed until that commit has resolved.
+    /** The rate and ETA once the replay has reached `position`, having read `events` events. */
+    const progressed = (position: bigint, events: number) => {
+      status.position = position;
+      status.events = events;
+      const seconds = Math.max((performance.now() - started) / 1000, 0.001);
+      if (status.head < position) status.head = position;
+      status.eventsPerSecond = Math.round(status.events / seconds);
+      const positionsPerSecond = Number(position) / seconds;
+      status.etaSeconds = positionsPerSecond > 0 ? Math.round(Number(status.head - position) / positionsPerSecond) : null;
+      if (performance.now() - lastLog > 5000) {
+        lastLog = performance.now();
+        this.logger.info(
+          { projections: status.projections, events: status.events, position: String(position), head: String(status.head), eventsPerSecond: status.eventsPerSecond, etaSeconds: status.etaSeconds },
+          'rebuild progress',
+        );
+      }
+    };
     const writer = view.generationWriter();
     try {
-      let committing: Promise<void> = Promise.resolve();
-      let context = batchContext(view, this.indexed);
-      /** Hands what the context holds to the writer, with the checkpoints at the position it has applied. */
-      const flush = async (): Promise<void> => {
-        await committing;
-        const flushed = context;
-        let readFrom: Pick<ReadStore, 'get'> = flushed;
-        context = batchContext({ get: (collection, id) => readFrom.get(collection, id) }, this.indexed);
-        const writes = flushed.writes();
-        const checkpoints = builds.map((build) => ({ name: build.checkpoint, position: status.position }));
-        // In transactions of a bounded size: each one holds the database's write lock briefly.
-        const commits: Promise<void>[] = [];
-        for (let from = 0; ; from += this.rebuildCommitSize) {
-          const to = from + this.rebuildCommitSize;
-          // The checkpoints with the last of them.
-          commits.push(writer.commit(writes.slice(from, to), to >= writes.length ? checkpoints : []));
-          if (to >= writes.length) break;
-        }
-        committing = Promise.all(commits).then(() => {
-          readFrom = view;
-        });
-        // Not left unhandled while the replay goes on; the next flush (or the last) awaits it.
-        committing.catch(() => undefined);
-      };
-      /** Every flush committed. */
-      const flushed = async (): Promise<void> => {
-        await flush();
-        await committing;
-      };
-      /** Applies the next batch to the new generation (flushed once the context holds enough); the number of events it held. */
-      const step = async (): Promise<number> => {
-        const batch = await this.store.readAll(status.position, this.rebuildBatchSize);
-        if (batch.length === 0) return 0;
-        const last = batch[batch.length - 1]!.position;
-        await applyBatch(builds.map((build) => ({ projection: build.slot.projection, after: 0n })), batch, context);
-        status.events += batch.length;
-        status.position = last;
-        if (context.held() >= this.rebuildFlushDocuments) await flush();
-        const seconds = Math.max((performance.now() - started) / 1000, 0.001);
-        if (status.head < last) status.head = last;
-        status.eventsPerSecond = Math.round(status.events / seconds);
-        const positionsPerSecond = Number(last) / seconds;
-        status.etaSeconds = positionsPerSecond > 0 ? Math.round(Number(status.head - last) / positionsPerSecond) : null;
-        if (performance.now() - lastLog > 5000) {
-          lastLog = performance.now();
-          this.logger.info(
-            { projections: status.projections, events: status.events, position: String(last), head: String(status.head), eventsPerSecond: status.eventsPerSecond, etaSeconds: status.etaSeconds },
-            'rebuild progress',
-          );
-        }
-        return batch.length;
-      };
       this.logger.info({ projections: status.projections, generations: builds.map((b) => b.target) }, 'rebuild started beside the live generation');
       status.head = await this.store.headPosition();
+      // Split by read model across threads, up to the head as it stands; the rest on this loop.
+      const partitions = this.partitions;
+      if (partitions && partitions.threads > 1 && builds.length > 1 && status.head >= BigInt(partitions.fromEvents)) {
+        const upTo = status.head;
+        const shares = await partitions.typeShares(upTo);
+        const groups = partitionByWork(builds.map((build) => ({ handles: build.slot.projection.handles, build })), shares, partitions.threads);
+        const events = await partitions.replay({
+          groups: groups.map((group) => group.map(({ build }) => ({ projection: build.slot.projection.name, names: [...build.names], checkpoint: build.checkpoint }))),
+          upTo,
+          writer,
+          sizes: { batch: this.rebuildBatchSize, flushDocuments: this.rebuildFlushDocuments, commitSize: this.rebuildCommitSize },
+          onProgress: (progress) => progressed(progress.position, progress.events),
+          stopped: () => this.stopped,
+        });
+        progressed(upTo, events);
+        this.logger.info(
+          { groups: groups.map((group) => group.map(({ build }) => build.slot.projection.name)), events, position: String(upTo) },
+          'rebuild replayed in partitions; the rest follows on this loop',
+        );
+      }
+      const replay = generationReplay({
+        read: async (after) => {
+          const events = await this.store.readAll(after, this.rebuildBatchSize);
+          return { events, reached: events.length > 0 ? events[events.length - 1]!.position : after };
+        },
+        view,
+        writer,
+        projections: builds.map((build) => build.slot.projection),
+        checkpoints: builds.map((build) => build.checkpoint),
+        indexed: this.indexed,
+        flushDocuments: this.rebuildFlushDocuments,
+        commitSize: this.rebuildCommitSize,
+        from: status.position,
+      });
+      /** Applies the next batch to the new generation; the number of events it held. */
+      const step = async (): Promise<number> => {
+        const read = await replay.step();
+        if (read > 0) progressed(replay.position(), status.events + read);
+        return read;
+      };
+      const flushed = () => replay.flushed();
       // Beside the live generation: it keeps following the log meanwhile.
       while (!this.stopped && (await step()) === this.rebuildBatchSize) {
         if (status.events % (this.rebuildBatchSize * 20) === 0) status.head = await this.store.headPosition();

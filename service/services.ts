@@ -33,6 +33,7 @@ import { SqliteReadStore } from '../infra/read-store/sqlite';
 import { openDatabase, type SqliteDatabase } from '../infra/sqlite/open-database';
 import { startWalCheckpointer } from '../infra/sqlite/wal-checkpointer';
 import { type Resolver, systemResolver } from '../infra/webhooks/resolver';
+import { sqliteRebuildPartitions } from './rebuild-partitions';
 
 /** The ports wired for one process: each production URL switches one port, nothing else changes. */
 export type Services = Readonly<{
@@ -106,7 +107,9 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
     : await startDemoAccountingThread({ port: 0, dbPath: join(config.DATA_DIR, 'demo-accounting.sqlite') });
   const accountingUrl = config.ACCOUNTING_URL ?? demoAccounting!.url;
   const accounting = httpAccountingSystem({ baseUrl: accountingUrl });
-  const projections = new ProjectionRunner(store, storedReadModels, allProjections, logger.child({ component: 'projections' }));
+  // A rebuild on the embedded stores splits its replay by read model across threads.
+  const partitions = store instanceof SqliteEventStore && storedReadModels instanceof SqliteReadStore ? sqliteRebuildPartitions(store, db.name, { threads: config.REBUILD_THREADS }) : undefined;
+  const projections = new ProjectionRunner(store, storedReadModels, allProjections, logger.child({ component: 'projections' }), { partitions });
   // A snapshot beside the embedded log (processes sharing EventStoreDB read the log).
   const usageEventIds = new UsageEventIdIndex(store, logger.child({ component: 'usage-event-ids' }), {
     snapshot: config.EVENTSTORE_URL ? undefined : { path: join(config.DATA_DIR, 'usage-event-ids.snapshot'), everyIds: 250_000 },

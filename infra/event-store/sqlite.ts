@@ -123,6 +123,15 @@ export class SqliteEventStore implements EventStore {
         .prepare<[number, number], Row>(`SELECT ${COLUMNS} FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?`)
         .raw(true),
       head: db.prepare<[], { head: number | null }>('SELECT MAX(global_position) AS head FROM events'),
+      readTypes: db
+        .prepare<[number, number, string, number], Row>(
+          `SELECT ${COLUMNS} FROM events WHERE global_position > ? AND global_position <= ? AND type IN (SELECT value FROM json_each(?)) ORDER BY global_position LIMIT ?`,
+        )
+        .raw(true),
+      countBetween: db.prepare<[number, number], { count: number }>('SELECT COUNT(*) AS count FROM events WHERE global_position > ? AND global_position <= ?'),
+      typeAt: db.prepare<[number], { type: string; bytes: number }>(
+        'SELECT type, length(data) + length(metadata) AS bytes FROM events WHERE global_position >= ? ORDER BY global_position LIMIT 1',
+      ),
     };
   }
 
@@ -184,6 +193,26 @@ export class SqliteEventStore implements EventStore {
 
   readStreamToFold(streamId: string, fromRevision = 0): Promise<FoldedEvent[]> {
     return Promise.resolve(this.statements.readStreamToFold.all(streamId, fromRevision).map(toFolded));
+  }
+
+  /** Up to `limit` events of these types after `after` and up to `upTo`, in order: a replay of some read models skips the others' rows unread. */
+  readTypes(after: bigint, upTo: bigint, types: readonly string[], limit: number): StoredEvent[] {
+    return this.statements.readTypes.all(Number(after), Number(upTo), JSON.stringify(types), limit).map(toStored);
+  }
+
+  /** How many events the log holds after `after` and up to `upTo`. */
+  countBetween(after: bigint, upTo: bigint): number {
+    return this.statements.countBetween.get(Number(after), Number(upTo))!.count;
+  }
+
+  /** The type and size (its JSON's length) of `size` events spread evenly over the log up to `upTo`: a sample of its make-up. */
+  sampleTypes(upTo: bigint, size: number): { type: string; bytes: number }[] {
+    const sample: { type: string; bytes: number }[] = [];
+    for (let i = 0; i < size; i++) {
+      const row = this.statements.typeAt.get(Math.floor(((i + 0.5) * Number(upTo)) / size));
+      if (row) sample.push(row);
+    }
+    return sample;
   }
 
   readAll(after: bigint, limit: number): Promise<StoredEvent[]> {

@@ -1,3 +1,5 @@
+import type { MessagePort } from 'node:worker_threads';
+
 /** A read-model document: plain JSON with a string id. */
 export type Doc = { id: string } & Record<string, unknown>;
 
@@ -49,6 +51,12 @@ export type Checkpoint = Readonly<{ name: string; position: bigint }>;
 export interface GenerationWriter {
   commit(writes: readonly Write[], checkpoints?: readonly Checkpoint[]): Promise<void>;
   ensureIndexes(indexes: readonly IndexSpec[]): Promise<void>;
+  /**
+   * A port another thread of this process commits through (collections named as stored), its
+   * requests applied in their order of arrival with this writer's: only a writer on a thread of
+   * its own (SQLite) has one.
+   */
+  attach?(): Promise<MessagePort>;
   close(): Promise<void>;
 }
 

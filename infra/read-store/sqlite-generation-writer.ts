@@ -1,4 +1,4 @@
-import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { MessageChannel, MessagePort, Worker } from 'node:worker_threads';
 import { compiledScript } from '../threads/compiled-script';
 import { packWrites } from './packed-writes';
 import type { GenerationWriter } from './port';
@@ -18,6 +18,13 @@ const requester = (endpoint: Worker | MessagePort) => {
     if (error === null) request?.resolve();
     else request?.reject(new Error(error));
   });
+  const fail = (error: Error) => {
+    failure ??= error;
+    for (const request of waiting.values()) request.reject(failure);
+    waiting.clear();
+  };
+  // A port closes when either end does (the writer's thread gone): nothing waits for an answer that cannot come.
+  if (endpoint instanceof MessagePort) endpoint.once('close', () => fail(new Error("the generation writer's port closed")));
   return {
     send: (request: Request, transfer: MessagePort[] = []): Promise<void> => {
       if (failure) return Promise.reject(failure);
@@ -27,11 +34,7 @@ const requester = (endpoint: Worker | MessagePort) => {
         endpoint.postMessage({ ...request, id }, transfer);
       });
     },
-    fail: (error: Error) => {
-      failure ??= error;
-      for (const request of waiting.values()) request.reject(failure);
-      waiting.clear();
-    },
+    fail,
     failure: () => failure,
     waiting: () => waiting.size,
     nextId: () => next++,

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { portGenerationWriter } from '../../infra/read-store/sqlite-generation-writer';
 import type { Condition, ReadStore } from '../../infra/read-store/port';
 import { UnknownCursor } from '../../infra/read-store/unknown-cursor';
 
@@ -245,25 +244,6 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
       } finally {
         await writer.close();
       }
-    });
-
-    it('writes through a port attached to the generation writer (another thread\'s), on its one connection, until it closes', async () => {
-      const writer = store.generationWriter();
-      if (!writer.attach) {
-        await writer.close();
-        return; // Only a writer on a thread of its own (SQLite on a file) has one.
-      }
-      const attached = portGenerationWriter(await writer.attach());
-      try {
-        await writer.commit([{ op: 'put', collection, doc: item(1) }]);
-        await attached.commit([{ op: 'put', collection, doc: item(1, { status: 'second' }) }], [{ name: `cp_port_${collection}`, position: 3n }]);
-        expect(await store.findAll(collection)).toEqual([item(1, { status: 'second' })]);
-        expect(await store.checkpoint(`cp_port_${collection}`)).toBe(3n);
-      } finally {
-        await writer.close();
-      }
-      // The writer's thread gone, the port answers no more: a request fails instead of waiting forever.
-      await expect(attached.commit([{ op: 'put', collection, doc: item(2) }])).rejects.toThrow(/closed/);
     });
   });
 };

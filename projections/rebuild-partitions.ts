@@ -35,7 +35,7 @@ export type RebuildPartitions = Readonly<{
   }): Promise<number>;
   /** Each event type's share of the log's bytes up to `upTo`, from a sample. */
   typeShares(upTo: bigint): Promise<ReadonlyMap<string, number>>;
-  /** How many threads to split into. */
+  /** How many threads to split into (fewer than 2: the runner replays on its own loop). */
   threads: number;
 }>;
 

@@ -23,7 +23,7 @@ export const sqliteRebuildPartitions = (store: SqliteEventStore, file: string, o
     const sample = store.sampleTypes(upTo, SAMPLE);
     const total = sample.reduce((sum, { bytes }) => sum + bytes, 0);
     const shares = new Map<string, number>();
-    for (const { type, bytes } of sample) shares.set(type, (shares.get(type) ?? 0) + bytes / total);
+    for (const { type, bytes } of sample) shares.set(type, (shares.get(type) ?? 0) + bytes / Math.max(total, 1));
     return Promise.resolve(shares);
   },
   replay: async ({ groups, upTo, writer, sizes, onProgress, stopped }) => {

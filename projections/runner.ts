@@ -427,8 +427,9 @@ export class ProjectionRunner {
       };
       const flushed = () => replay.flushed();
       // Beside the live generation: it keeps following the log meanwhile.
-      while (!this.stopped && (await step()) === this.rebuildBatchSize) {
-        if (status.events % (this.rebuildBatchSize * 20) === 0) status.head = await this.store.headPosition();
+      // The head read again every 20 batches (not by the events read: after a split replay they are any number).
+      for (let batches = 1; !this.stopped && (await step()) === this.rebuildBatchSize; batches++) {
+        if (batches % 20 === 0) status.head = await this.store.headPosition();
       }
       if (this.stopped) throw new Error('the service stopped before the rebuild switched');
       await flushed();

@@ -425,21 +425,20 @@ export class ProjectionRunner {
         if (read > 0) progressed(replay.position(), status.events + read);
         return read;
       };
-      const flushed = () => replay.flushed();
       // Beside the live generation: it keeps following the log meanwhile.
       // The head read again every 20 batches (not by the events read: after a split replay they are any number).
       for (let batches = 1; !this.stopped && (await step()) === this.rebuildBatchSize; batches++) {
         if (batches % 20 === 0) status.head = await this.store.headPosition();
       }
       if (this.stopped) throw new Error('the service stopped before the rebuild switched');
-      await flushed();
+      await replay.flushed();
       await writer.ensureIndexes(builds.flatMap((build) => build.slot.projection.indexes));
       await this.exclusive(async () => {
         // Both generations to the same position: the live one to the head, the new one to where the live one stands.
         for (;;) {
           await this.drain();
           while ((await step()) > 0);
-          await flushed();
+          await replay.flushed();
           if (slots.every((slot) => slot.checkpoint === status.position)) break;
           if (this.stopped) throw new Error('the service stopped before the rebuild switched');
         }

@@ -43,7 +43,10 @@ export const sqliteRebuildPartitions = (store: SqliteEventStore, file: string, o
           (worker, i) =>
             new Promise<number>((resolve, reject) => {
               worker.on('message', (message: PartitionMessage) => {
-                if (stopped()) reject(new Error('the service stopped before the rebuild switched'));
+                if (stopped()) {
+                  reject(new Error('the service stopped before the rebuild switched'));
+                  return;
+                }
                 reached[i] = message;
                 if (message.op === 'done') resolve(message.events);
                 // The partition furthest behind is how far the rebuild has got.

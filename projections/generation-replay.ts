@@ -33,22 +33,29 @@ export type GenerationReplay = {
 };
 
 /**
+ * Flushes the writer may hold at once: the replay goes on while the one before the last commits
+ * (with one, the replay waited for every commit: 0.2–0.4 s of a 201,001-event rebuild).
+ */
+const FLUSHES_IN_FLIGHT = 2;
+
+/**
  * Replays the log into a generation nothing reads yet. One context across many reads: a document
  * written often is written once per flush, and a flush's writes go in id order into tables without
  * indexes. A rebuild begins by emptying the generation, so its writes need no commit per batch: a
  * crash part-way leaves the live generation serving. The writer commits beside the replay (SQLite:
- * on a thread of its own); the next context reads through the one being committed until that
- * commit has resolved.
+ * on a thread of its own); the next context reads through the ones being committed until their
+ * commits have resolved.
  */
 export const generationReplay = (options: GenerationReplayOptions): GenerationReplay => {
   const { read, view, writer, indexed } = options;
   const targets = options.projections.map((projection) => ({ projection, after: 0n }));
   let position = options.from;
-  let committing: Promise<void> = Promise.resolve();
+  /** Flushes handed to the writer and not yet committed, oldest first. */
+  const committing: Promise<void>[] = [];
   let context = batchContext(view, indexed);
   /** Hands what the context holds to the writer, with the checkpoints at the position it has applied. */
   const flush = async (): Promise<void> => {
-    await committing;
+    while (committing.length >= FLUSHES_IN_FLIGHT) await committing.shift();
     const flushed = context;
     let readFrom: Pick<ReadStore, 'get'> = flushed;
     context = batchContext({ get: (collection, id) => readFrom.get(collection, id) }, indexed);
@@ -62,11 +69,13 @@ export const generationReplay = (options: GenerationReplayOptions): GenerationRe
       commits.push(writer.commit(writes.slice(from, to), to >= writes.length ? checkpoints : []));
       if (to >= writes.length) break;
     }
-    committing = Promise.all(commits).then(() => {
+    // Read from the view once every flush up to this one is in it, whatever order a writer lands them in.
+    const committed = Promise.all([committing.at(-1), ...commits]).then(() => {
       readFrom = view;
     });
-    // Not left unhandled while the replay goes on; the next flush (or the last) awaits it.
-    committing.catch(() => undefined);
+    // Not left unhandled while the replay goes on; a later flush (or the last) awaits it.
+    committed.catch(() => undefined);
+    committing.push(committed);
   };
   return {
     step: async () => {
@@ -79,7 +88,7 @@ export const generationReplay = (options: GenerationReplayOptions): GenerationRe
     position: () => position,
     flushed: async () => {
       await flush();
-      await committing;
+      await Promise.all(committing.splice(0));
     },
   };
 };

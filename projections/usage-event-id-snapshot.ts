@@ -6,6 +6,8 @@ export type UsageEventIdState = Readonly<{
   /** The log position it includes everything up to, and the id of the event there (0n and null: nothing read). */
   position: bigint;
   eventId: string | null;
+  /** The position of the event before that one (0n: none), where a check of the log reads from. */
+  before: bigint;
   table: FingerprintArrays;
   /** Per subscription number, the subscription and its organisation; the numbers a sandbox reset emptied. */
   subscriptions: readonly string[];
@@ -13,10 +15,10 @@ export type UsageEventIdState = Readonly<{
   reset: readonly number[];
 }>;
 
-type Header = Readonly<{ position: string; eventId: string | null; slots: number; used: number; subscriptions: readonly string[]; organisations: readonly string[]; reset: readonly number[] }>;
+type Header = Readonly<{ position: string; eventId: string | null; before: string; slots: number; used: number; subscriptions: readonly string[]; organisations: readonly string[]; reset: readonly number[] }>;
 
 /** The file's first 4 bytes; a layout of another version is not read. */
-const MAGIC = 'UEI1';
+const MAGIC = 'UEI2';
 
 const bytesOf = (array: Uint32Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 
@@ -30,6 +32,7 @@ export const writeSnapshot = async (path: string, state: UsageEventIdState): Pro
   const header: Header = {
     position: String(state.position),
     eventId: state.eventId,
+    before: String(state.before),
     slots: values.length,
     used,
     subscriptions: state.subscriptions,
@@ -71,6 +74,7 @@ export const readSnapshot = async (path: string): Promise<UsageEventIdState | nu
   return {
     position: BigInt(header.position),
     eventId: header.eventId,
+    before: BigInt(header.before),
     table: { high: array(0), low: array(1), values: array(2), used: header.used },
     subscriptions: header.subscriptions,
     organisations: header.organisations,

@@ -20,7 +20,7 @@ export type UsageEventIdIndexOptions = Readonly<{
   /** How often it reads the log for other processes' appends. */
   pollMs?: number;
   /**
-   * Where it keeps a snapshot (the embedded profile: beside the log), written at stop and once the
+   * Where it keeps a snapshot (the service: in its data directory, whichever the log), written at stop and once the
    * ids added since the last one reach `everyIds` or a quarter of those it held, whichever is more
    * (writing one costs what it holds); a start reads it and then the log after it.
    */
@@ -48,8 +48,9 @@ export class UsageEventIdIndex {
   private readonly reset = new Set<number>();
   private readonly byOrganisation = new Map<string, number[]>();
   private position = 0n;
-  /** The id of the event at `position`. */
+  /** The id of the event at `position`, and the position of the event read before it (0n: none). */
   private eventId: string | null = null;
+  private before = 0n;
   /** The ids held and the position when the last snapshot was taken, and the one being written. */
   private snapshotIds = 0;
   private snapshotPosition = 0n;
@@ -128,6 +129,7 @@ export class UsageEventIdIndex {
       const batch = await this.store.readAll(this.position, BATCH);
       for (const event of batch) {
         this.apply(event);
+        this.before = this.position;
         this.position = event.position;
         this.eventId = event.id;
       }
@@ -145,7 +147,11 @@ export class UsageEventIdIndex {
     const state = path ? await readSnapshot(path).catch((error: unknown) => this.ignored(path, error)) : null;
     if (!state) return null;
     if (state.position !== 0n) {
-      const [event] = await this.store.readAll(state.position - 1n, 1);
+      // Read from the event before it: a position EventStoreDB can read from (not one in between,
+      // which it refuses, as it may one of another log's).
+      const read = await this.store.readAll(state.before, 1).catch((error: unknown) => error as Error);
+      if (read instanceof Error) return this.ignored(path!, read);
+      const [event] = read;
       if (event?.position !== state.position || event.id !== state.eventId) return this.ignored(path!, 'the log does not hold the event it ends at');
     }
     this.table = FingerprintTable.of(state.table);
@@ -157,6 +163,7 @@ export class UsageEventIdIndex {
     });
     this.position = state.position;
     this.eventId = state.eventId;
+    this.before = state.before;
     this.snapshotIds = this.table.size;
     this.snapshotPosition = state.position;
     return state;
@@ -174,6 +181,7 @@ export class UsageEventIdIndex {
     const state: UsageEventIdState = {
       position: this.position,
       eventId: this.eventId,
+      before: this.before,
       table: this.table.copy(),
       subscriptions: [...this.subscriptions],
       organisations: [...this.organisations],

@@ -110,9 +110,9 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
   // A rebuild on the embedded stores splits its replay by read model across threads.
   const partitions = store instanceof SqliteEventStore && storedReadModels instanceof SqliteReadStore ? sqliteRebuildPartitions(store, db.name, { threads: config.REBUILD_THREADS }) : undefined;
   const projections = new ProjectionRunner(store, storedReadModels, allProjections, logger.child({ component: 'projections' }), { partitions });
-  // A snapshot beside the embedded log (processes sharing EventStoreDB read the log).
+  // A snapshot in the data directory, whichever the log (one service a data directory: one writer).
   const usageEventIds = new UsageEventIdIndex(store, logger.child({ component: 'usage-event-ids' }), {
-    snapshot: config.EVENTSTORE_URL ? undefined : { path: join(config.DATA_DIR, 'usage-event-ids.snapshot'), everyIds: 250_000 },
+    snapshot: { path: join(config.DATA_DIR, 'usage-event-ids.snapshot'), everyIds: 250_000 },
   });
   // Everything but the runner reads the live generation of each read model.
   const readStore = projections.readStore;

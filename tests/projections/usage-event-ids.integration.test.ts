@@ -1,10 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { usageRecordedData } from '../../domain/usage/events';
+import type { EventStore } from '../../infra/event-store/port';
 import { SqliteEventStore } from '../../infra/event-store/sqlite';
 import { silentLogger } from '../../infra/logger';
 import { openDatabase } from '../../infra/sqlite/open-database';
-import { readSnapshot } from '../../projections/usage-event-id-snapshot';
+import { readSnapshot, writeSnapshot } from '../../projections/usage-event-id-snapshot';
 import { UsageEventIdIndex } from '../../projections/usage-event-ids';
 import { testEvent } from '../support/events';
 import { tempDir } from '../support/test-service';
@@ -115,7 +116,7 @@ describe('usage event id index snapshots', () => {
     const snapshot = { path: join(dir, 'usage-event-ids.snapshot'), everyIds };
     const store = openLog(join(dir, 'billing.sqlite'));
     await store.append('usage-sub_1', [recorded('org_1', 'sub_1', 'a', 'b')], 'any');
-    await store.append('usage-sub_2', [recorded('org_sbx', 'sub_2', 'c')], 'any');
+    const { position: before } = await store.append('usage-sub_2', [recorded('org_sbx', 'sub_2', 'c')], 'any');
     const { position: snapshotAt } = await store.append('organisation-org_sbx', [reset('org_sbx')], 'any');
     const first = new UsageEventIdIndex(store, silentLogger(), { snapshot });
     await first.start();
@@ -129,9 +130,50 @@ describe('usage event id index snapshots', () => {
       through: position,
     });
     expect((await second.subscriptionsHolding('org_sbx', ['c'])).candidates.size).toBe(0);
-    // The event the snapshot ends at, checked; then the log after it.
-    expect(readsAfter.slice(0, 2)).toEqual([snapshotAt - 1n, snapshotAt]);
+    // The event the snapshot ends at, checked (read from the event before it); then the log after it.
+    expect(readsAfter.slice(0, 2)).toEqual([before, snapshotAt]);
     await second.stop();
+    await store.close();
+  });
+
+  it('checks the event it ends at reading only from positions events are at (as EventStoreDB reads)', async () => {
+    const dir = tempDir('usage-event-id-snapshot');
+    const snapshot = { path: join(dir, 'usage-event-ids.snapshot'), everyIds };
+    const store = openLog(join(dir, 'billing.sqlite'));
+    for (const [subscription, id] of [['sub_1', 'a'], ['sub_2', 'b'], ['sub_1', 'c']] as const) {
+      await store.append(`usage-${subscription}`, [recorded('org_1', subscription, id)], 'any');
+    }
+    // The log as EventStoreDB numbers it: positions far apart, and a read from one no event is at refused.
+    const SPACING = 10n;
+    const spaced: EventStore = {
+      append: (streamId, events, expected) => store.append(streamId, events, expected),
+      readStream: (streamId, from) => store.readStream(streamId, from),
+      readStreamToFold: (streamId, from) => store.readStreamToFold(streamId, from),
+      close: () => store.close(),
+      readAll: async (after, limit) => {
+        if (after % SPACING !== 0n) throw new Error(`no event at position ${after}`);
+        return (await store.readAll(after / SPACING, limit)).map((event) => ({ ...event, position: event.position * SPACING }));
+      },
+      headPosition: async () => (await store.headPosition()) * SPACING,
+      onAppended: (listener) => store.onAppended(listener),
+    };
+    const first = new UsageEventIdIndex(spaced, silentLogger(), { snapshot });
+    await first.start();
+    await first.stop();
+    const warnings: unknown[] = [];
+    const logger = { ...silentLogger(), warn: (...args: unknown[]) => void warnings.push(args) } as unknown as ReturnType<typeof silentLogger>;
+    const second = new UsageEventIdIndex(spaced, logger, { snapshot });
+    expect((await second.subscriptionsHolding('org_1', ['a', 'b', 'c'])).candidates).toEqual(new Map([['a', ['sub_1']], ['b', ['sub_2']], ['c', ['sub_1']]]));
+    // Read from its snapshot: nothing ignored.
+    expect(warnings).toEqual([]);
+    await second.stop();
+    // A snapshot from another log whose positions this one refuses to read from: ignored, the whole log read.
+    const other = { ...(await readSnapshot(snapshot.path))!, before: 15n, position: 20n };
+    await writeSnapshot(snapshot.path, other);
+    const third = new UsageEventIdIndex(spaced, logger, { snapshot });
+    expect((await third.subscriptionsHolding('org_1', ['a'])).candidates).toEqual(new Map([['a', ['sub_1']]]));
+    expect(warnings).toEqual([[expect.objectContaining({ reason: 'no event at position 15' }), expect.stringMatching(/snapshot ignored/)]]);
+    await third.stop();
     await store.close();
   });
 

@@ -20,9 +20,9 @@ export type UsageEventIdIndexOptions = Readonly<{
   /** How often it reads the log for other processes' appends. */
   pollMs?: number;
   /**
-   * Where it keeps a snapshot (the service: in its data directory, whichever the log), written at stop and once the
-   * ids added since the last one reach `everyIds` or a quarter of those it held, whichever is more
-   * (writing one costs what it holds); a start reads it and then the log after it.
+   * Where it keeps a snapshot (the service: in its data directory, whichever the log), written at
+   * stop and once the ids added since the last one reach `everyIds` or a quarter of those it held,
+   * whichever is more (writing one costs what it holds); a start reads it and then the log after it.
    */
   snapshot?: Readonly<{ path: string; everyIds: number }>;
 }>;
@@ -48,8 +48,9 @@ export class UsageEventIdIndex {
   private readonly reset = new Set<number>();
   private readonly byOrganisation = new Map<string, number[]>();
   private position = 0n;
-  /** The id of the event at `position`, and the position of the event read before it (0n: none). */
+  /** The id of the event at `position`. */
   private eventId: string | null = null;
+  /** The position of the event read before that one (0n: none). */
   private before = 0n;
   /** The ids held and the position when the last snapshot was taken, and the one being written. */
   private snapshotIds = 0;

@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { decodeEvent } from '../domain/decode-event';
-import { eventCatalogue } from '../domain/event-catalogue';
+import { decodeEvent, encodeEvent } from '../domain/decode-event';
 import type { Decider, DomainEvent } from '../domain/shared/decider';
 import { type EventMetadata, type EventStore, WrongExpectedRevision } from '../infra/event-store/port';
 import { newEventId } from '../infra/ids';
@@ -70,18 +69,22 @@ export const handleDecision = async <State, Event extends DomainEvent, Result>(
 ): Promise<Handled<State, Event> & Readonly<{ result: Result }>> => {
   for (let attempt = 1; ; attempt++) {
     const { state, revision } = await source.load();
-    const { events, result } = decide(state);
-    if (events.length === 0) return { state, events, position: 0n, revision, result };
+    const decided = decide(state);
+    const { result } = decided;
+    if (decided.events.length === 0) return { state, events: decided.events, position: 0n, revision, result };
+    // Checked before anything else sees them: the log, the state kept and the caller get the data a replay reads.
+    const encoded = decided.events.map((event) => encodeEvent(event.type, event.data));
+    const events: Event[] = decided.events.map((event, i) => ({ ...event, data: encoded[i]!.data }));
     await beforeAppend?.(events, state);
     try {
       const appended = await store.append(
         streamId,
-        events.map((event) => ({
+        events.map((event, i) => ({
           id: newEventId(),
           type: event.type,
-          version: eventCatalogue.get(event.type)?.version ?? 1,
+          version: encoded[i]!.version,
           data: event.data,
-          metadata,
+          metadata: { ...metadata, dataSchema: encoded[i]!.dataSchema },
         })),
         revision,
       );

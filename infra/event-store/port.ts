@@ -18,6 +18,8 @@ export type EventMetadata = Readonly<{
   correlationId: string | null;
   /** Fingerprint (method, path, body) of the request that caused it, where its Idempotency-Key made it matter. */
   requestFingerprint?: string;
+  /** Fingerprint of the schema the event's data was checked against when appended (`encodeEvent`); a reader with the same schema takes the data as stored. */
+  dataSchema?: string;
 }>;
 
 export type NewEvent = Readonly<{

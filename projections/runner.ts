@@ -385,6 +385,9 @@ export class ProjectionRunner {
     try {
       this.logger.info({ projections: status.projections, generations: builds.map((b) => b.target) }, 'rebuild started beside the live generation');
       status.head = await this.store.headPosition();
+      // Indexed from the start: the writer's thread keeps them as it inserts, beside the replay, instead
+      // of building them after it while the replay waits (a unique index broken fails the rebuild).
+      await writer.ensureIndexes(builds.flatMap((build) => build.slot.projection.indexes));
       // Split by read model across threads, up to the head as it stands; the rest on this loop.
       const partitions = this.partitions;
       if (partitions && partitions.threads > 1 && builds.length > 1 && status.head >= BigInt(partitions.fromEvents)) {
@@ -432,7 +435,6 @@ export class ProjectionRunner {
       }
       if (this.stopped) throw new Error('the service stopped before the rebuild switched');
       await replay.flushed();
-      await writer.ensureIndexes(builds.flatMap((build) => build.slot.projection.indexes));
       await this.exclusive(async () => {
         // Both generations to the same position: the live one to the head, the new one to where the live one stands.
         for (;;) {

@@ -66,7 +66,7 @@ export class GenerationView implements ReadStore {
   writerFor(inner: GenerationWriter): GenerationWriter {
     return {
       commit: (writes, checkpoints) => inner.commit(this.named(writes), checkpoints),
-      ensureIndexes: (indexes) => inner.ensureIndexes(this.named(indexes)),
+      drop: (collections) => inner.drop(collections.map((collection) => this.name(collection))),
       ...(inner.attach && { attach: () => inner.attach!() }),
       close: () => inner.close(),
     };

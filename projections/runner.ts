@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { coalescedRuns } from '../infra/coalesced-runs';
 import type { EventStore } from '../infra/event-store/port';
@@ -355,13 +356,12 @@ export class ProjectionRunner {
     const view = new GenerationView(this.raw, (collection) => names.get(collection) ?? collection);
     // Every build's collections at once (a store may commit each call once: SQLite's fsyncs).
     const collections = builds.flatMap((build) => [...build.names.values()]);
-    // A generation left by an interrupted rebuild is emptied first. Its indexes are built after
-    // the replay: maintaining them document by document costs more than building them once.
+    // A generation left by an interrupted rebuild is emptied first.
     await this.raw.reset(collections, builds.map((build) => build.checkpoint));
-    // Declared on the empty generation first (instant): the store lays its tables out for them
-    // (SQLite keeps indexed fields in columns written with each document), then they are dropped.
+    // Indexed from the start (instant on the empty generation; SQLite keeps indexed fields in columns
+    // written with each document): the writer keeps the indexes as it inserts, beside the replay,
+    // instead of building them after it while the replay waits. A unique index broken fails the rebuild.
     await this.raw.ensureIndexes(builds.flatMap((build) => generationIndexes(build.slot.projection, build.target.generation)));
-    await this.raw.dropIndexes(collections);
     const started = performance.now();
     let lastLog = started;
     /** The rate and ETA once the replay has reached `position`, having read `events` events. */
@@ -381,13 +381,11 @@ export class ProjectionRunner {
         );
       }
     };
-    const writer = view.generationWriter();
+    const stored = this.raw.generationWriter();
+    const writer = view.writerFor(stored);
     try {
       this.logger.info({ projections: status.projections, generations: builds.map((b) => b.target) }, 'rebuild started beside the live generation');
       status.head = await this.store.headPosition();
-      // Indexed from the start: the writer's thread keeps them as it inserts, beside the replay, instead
-      // of building them after it while the replay waits (a unique index broken fails the rebuild).
-      await writer.ensureIndexes(builds.flatMap((build) => build.slot.projection.indexes));
       // Split by read model across threads, up to the head as it stands; the rest on this loop.
       const partitions = this.partitions;
       if (partitions && partitions.threads > 1 && builds.length > 1 && status.head >= BigInt(partitions.fromEvents)) {
@@ -424,6 +422,9 @@ export class ProjectionRunner {
       });
       /** Applies the next batch to the new generation; the number of events it held. */
       const step = async (): Promise<number> => {
+        // The service's requests first: a batch takes milliseconds, and its reads resolve at once, so
+        // without a turn of the loop between batches a rebuild held it for seconds on end.
+        await nextTurn();
         const read = await replay.step();
         if (read > 0) progressed(replay.position(), status.events + read);
         return read;
@@ -435,6 +436,7 @@ export class ProjectionRunner {
       }
       if (this.stopped) throw new Error('the service stopped before the rebuild switched');
       await replay.flushed();
+      const retired: string[] = [];
       await this.exclusive(async () => {
         // Both generations to the same position: the live one to the head, the new one to where the live one stands.
         for (;;) {
@@ -450,11 +452,13 @@ export class ProjectionRunner {
           const old = build.slot.live;
           this.setLive(build.slot, build.target);
           build.slot.checkpoint = status.position;
-          // Dropped, not emptied: each rebuild would otherwise leave a table (or collection) behind.
-          await this.raw.drop([...generationNames(build.slot.projection, old.generation).values()]);
+          retired.push(...generationNames(build.slot.projection, old.generation).values());
           await this.raw.reset([], [checkpointName(build.slot.projection.name, old)]);
         }
       });
+      // Dropped, not emptied (each rebuild would otherwise leave a table or collection behind), by the
+      // writer: the loop serves from the new generation meanwhile. A crash first leaves them to the next start.
+      await stored.drop(retired);
     } finally {
       await writer.close();
     }

@@ -190,7 +190,7 @@ export class MongoReadStore implements ReadStore {
   generationWriter(): GenerationWriter {
     return {
       commit: (writes, checkpoints) => this.commit(writes, checkpoints),
-      ensureIndexes: (indexes) => this.ensureIndexes(indexes),
+      drop: (collections) => this.drop(collections),
       close: () => Promise.resolve(),
     };
   }

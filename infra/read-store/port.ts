@@ -44,13 +44,15 @@ export type Checkpoint = Readonly<{ name: string; position: bigint }>;
 
 /**
  * Writes into collections nothing reads yet (a rebuild's new generation), in the order given: each
- * `commit` as `ReadStore.commit` does, then the indexes. A store may run them beside the caller (the
- * SQLite store on a thread of its own, with its own connection); what is committed is read back
- * through the store once the promise has resolved.
+ * `commit` as `ReadStore.commit` does. A store may run them beside the caller (the SQLite store on a
+ * thread of its own, with its own connection, which reads a collection's layout once: its indexes
+ * are made through the store before the writer is opened); what is committed is read back through
+ * the store once the promise has resolved.
  */
 export interface GenerationWriter {
   commit(writes: readonly Write[], checkpoints?: readonly Checkpoint[]): Promise<void>;
-  ensureIndexes(indexes: readonly IndexSpec[]): Promise<void>;
+  /** As `ReadStore.drop`, for collections nothing reads any more (a generation a rebuild retired). */
+  drop(collections: readonly string[]): Promise<void>;
   /**
    * A port another thread of this process commits through (collections named as stored), its
    * requests applied in their order of arrival with this writer's: only a writer on a thread of
@@ -64,7 +66,7 @@ export interface ReadStore {
   ensureIndexes(indexes: readonly IndexSpec[]): Promise<void>;
   /**
    * Drops the secondary indexes of the collections, keeping their documents and the layout their
-   * indexes gave them (a rebuild declares them on the empty generation, drops them, writes, then indexes).
+   * indexes gave them (an offline replay drops them, writes, then indexes).
    */
   dropIndexes(collections: readonly string[]): Promise<void>;
   get<T extends Doc>(collection: string, id: string): Promise<T | null>;

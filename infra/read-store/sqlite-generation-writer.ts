@@ -46,7 +46,7 @@ export const portGenerationWriter = (port: MessagePort): GenerationWriter => {
   const { send } = requester(port);
   return {
     commit: (writes, checkpoints = []) => send({ op: 'commit', writes: packWrites(writes), checkpoints }),
-    ensureIndexes: (indexes) => send({ op: 'ensureIndexes', indexes }),
+    drop: (collections) => send({ op: 'drop', collections }),
     close: () => {
       port.close();
       return Promise.resolve();
@@ -56,8 +56,8 @@ export const portGenerationWriter = (port: MessagePort): GenerationWriter => {
 
 /**
  * A generation writer on a thread of its own (`sqlite-writer-thread.ts`), with its own connection
- * to `file`: the SQLite work of a rebuild (the inserts, their commits and fsyncs, the index builds)
- * runs beside the caller's loop instead of on it. Requests are applied in the order sent; each
+ * to `file`: the SQLite work of a rebuild (the inserts with their indexes, the commits and fsyncs, the
+ * retired generation's drop) runs beside the caller's loop instead of on it. Requests are applied in the order sent; each
  * promise resolves once its request is committed. A failure of the thread rejects every request
  * waiting and every later one. `attach` gives a port other threads write through (see
  * `portGenerationWriter`), in the same order of arrival.
@@ -72,7 +72,7 @@ export const threadGenerationWriter = (file: string): GenerationWriter & { attac
   });
   return {
     commit: (writes, checkpoints = []) => requests.send({ op: 'commit', writes: packWrites(writes), checkpoints }),
-    ensureIndexes: (indexes) => requests.send({ op: 'ensureIndexes', indexes }),
+    drop: (collections) => requests.send({ op: 'drop', collections }),
     attach: async () => {
       const { port1, port2 } = new MessageChannel();
       await requests.send({ op: 'attach', port: port2 }, [port2]);

@@ -1,6 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { PackedWrites } from './packed-writes';
-import type { Checkpoint, IndexSpec } from './port';
+import type { Checkpoint } from './port';
 
 /**
  * What the service asks the generation writer's thread, and its answer to each (`error` null: done).
@@ -8,7 +8,7 @@ import type { Checkpoint, IndexSpec } from './port';
  */
 export type WriterRequest =
   | { id: number; op: 'commit'; writes: PackedWrites; checkpoints: readonly Checkpoint[] }
-  | { id: number; op: 'ensureIndexes'; indexes: readonly IndexSpec[] }
+  | { id: number; op: 'drop'; collections: readonly string[] }
   | { id: number; op: 'attach'; port: MessagePort }
   | { id: number; op: 'close' };
 export type WriterReply = { id: number; error: string | null };

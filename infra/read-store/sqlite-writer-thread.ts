@@ -21,7 +21,7 @@ const serve = (port: MessagePort) =>
       let error: string | null = null;
       try {
         if (request.op === 'commit') await store.commit(unpackWrites(request.writes), request.checkpoints);
-        else if (request.op === 'ensureIndexes') await store.ensureIndexes(request.indexes);
+        else if (request.op === 'drop') await store.drop(request.collections);
         else if (request.op === 'attach') attached.add(serve(request.port));
         else {
           db.close();

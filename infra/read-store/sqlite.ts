@@ -325,18 +325,18 @@ export class SqliteReadStore implements ReadStore {
 
   /**
    * On a thread of its own with its own connection to the file (a rebuild's inserts, commits and
-   * index builds off the caller's loop); an in-memory database, which no other connection can
-   * open, is written here.
+   * the retired generation's drop off the caller's loop: freeing a 200,000-document generation's
+   * pages takes about 0.1 s); an in-memory database, which no other connection can open, is
+   * written here.
    */
   generationWriter(): GenerationWriter {
-    if (this.db.memory) return { commit: (writes, checkpoints) => this.commit(writes, checkpoints), ensureIndexes: (indexes) => this.ensureIndexes(indexes), close: () => Promise.resolve() };
+    if (this.db.memory) return { commit: (writes, checkpoints) => this.commit(writes, checkpoints), drop: (collections) => this.drop(collections), close: () => Promise.resolve() };
     const thread = threadGenerationWriter(this.db.name);
     return {
       ...thread,
-      ensureIndexes: async (indexes) => {
-        await thread.ensureIndexes(indexes);
-        // The thread may have given a table columns: its layout is read again at its next use here.
-        for (const { collection } of indexes) this.forgetLayout(collection);
+      drop: async (collections) => {
+        await thread.drop(collections);
+        this.forgetDropped(collections);
       },
     };
   }
@@ -370,12 +370,18 @@ export class SqliteReadStore implements ReadStore {
           for (const row of found) if (row.type === type) this.db.exec(`DROP ${type.toUpperCase()} IF EXISTS "${row.name.replace(/"/g, '""')}"`);
         }
       }).immediate();
-      for (const collection of collections) this.forgetLayout(collection);
-      // The statements naming a dropped table (`\b`: not one whose name merely begins with its name).
-      for (const sql of this.statements.keys()) {
-        if (names.some((name) => new RegExp(`\\b${name}\\b`).test(sql))) this.statements.delete(sql);
-      }
+      this.forgetDropped(collections);
     });
+  }
+
+  /** What this connection holds of dropped collections: their layouts and the statements naming their tables. */
+  private forgetDropped(collections: readonly string[]): void {
+    const names = collections.map(table);
+    for (const collection of collections) this.forgetLayout(collection);
+    // `\b`: not a table whose name merely begins with a dropped one's.
+    for (const sql of this.statements.keys()) {
+      if (names.some((name) => new RegExp(`\\b${name}\\b`).test(sql))) this.statements.delete(sql);
+    }
   }
 
   close(): Promise<void> {

@@ -214,15 +214,15 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
       expect(await store.count(collection)).toBe(2);
     });
 
-    it('writes through a generation writer in the order sent: each commit read back once it resolves, then the indexes', async () => {
+    it('writes through a generation writer in the order sent: each commit read back once it resolves, held to the indexes made before it, and drops', async () => {
       const checkpointName = `cp_${collection}`;
-      await store.dropIndexes([collection]);
+      await store.ensureIndexes([{ collection, fields: ['email'], unique: true }]);
       const writer = store.generationWriter();
       try {
         // Sent together, applied in order: the second commit's deletion by field sees the first's documents.
         const first = writer.commit([
           { op: 'put', collection, doc: item(1) },
-          { op: 'put_json', collection, id: 'item_002', json: JSON.stringify(item(2)), fields: { org: item(2).org, created: item(2).created } },
+          { op: 'put_json', collection, id: 'item_002', json: JSON.stringify(item(2)), fields: { org: item(2).org, created: item(2).created, email: item(2).email } },
         ]);
         const second = writer.commit(
           [
@@ -235,12 +235,16 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
         await second;
         expect(await store.findAll(collection)).toEqual([item(3, { status: 'recreated' })]);
         expect(await store.checkpoint(checkpointName)).toBe(7n);
-        await writer.ensureIndexes([{ collection, fields: ['email'], unique: true }]);
         await expect(store.commit([{ op: 'put', collection, doc: item(4, { email: item(3).email }) }])).rejects.toThrow();
         await expect(writer.commit([{ op: 'put', collection, doc: item(5, { email: item(3).email }) }])).rejects.toThrow();
         // A failed commit fails alone: the writer goes on.
         await writer.commit([{ op: 'put', collection, doc: item(6) }]);
         expect((await store.findAll<Item>(collection)).map((doc) => doc.id)).toEqual(['item_003', 'item_006']);
+        // It drops what nothing reads any more, as the store does; the store reads and writes the name afresh.
+        await writer.drop([collection]);
+        expect(await store.findAll(collection)).toEqual([]);
+        await store.commit([{ op: 'put', collection, doc: item(5, { email: item(3).email }) }]);
+        expect(await store.findAll(collection)).toEqual([item(5, { email: item(3).email })]);
       } finally {
         await writer.close();
       }

@@ -43,7 +43,7 @@ const heldWriter = () => {
           },
         });
       }),
-    ensureIndexes: () => Promise.resolve(),
+    drop: () => Promise.resolve(),
     close: () => Promise.resolve(),
   };
   const view = { get: <T extends Doc>(_collection: string, id: string) => Promise.resolve((stored.get(id) as T | undefined) ?? null) };

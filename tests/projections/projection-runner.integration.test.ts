@@ -210,6 +210,32 @@ describe('projection runner', () => {
     db.close();
   });
 
+  it('lets the loop turn between a rebuild’s batches: a request waits one batch, not the whole replay', async () => {
+    const { db, store, readStore } = open();
+    let applied = 0;
+    const counted: Projection = {
+      ...namesProjection(1),
+      apply: async (event, context) => {
+        applied += 1;
+        await namesProjection(1).apply(event, context);
+      },
+    };
+    // One flush for the whole replay: nothing it does waits for another thread.
+    const runner = new ProjectionRunner(store, readStore, [counted], silentLogger(), { batchSize: 10, rebuildBatchSize: 10, rebuildFlushDocuments: 1_000_000 });
+    await runner.start();
+    await runner.waitFor((await store.append('organisation-org_1', Array.from({ length: 200 }, (_, i) => changed(`n${i}`)), 'any')).position);
+    applied = 0;
+    const appliedWhenTurned: number[] = [];
+    const ticking = setInterval(() => appliedWhenTurned.push(applied), 0);
+    runner.startRebuild(null, { verify: false });
+    expect(await runner.rebuilt()).toMatchObject({ status: 'switched', events: 200 });
+    clearInterval(ticking);
+    expect(appliedWhenTurned.some((n) => n > 0 && n < 200)).toBe(true);
+    expect(await runner.readStore.get('names', 'all')).toEqual({ id: 'all', names: Array.from({ length: 200 }, (_, i) => `n${i}`) });
+    await runner.stop();
+    db.close();
+  });
+
   it('rebuilds in flushes committed beside the replay to exactly the documents following the log gives', async () => {
     // `key@group` counts a put of `key` in `group`; `-key` deletes it; `*group` deletes every document of the group.
     type Mark = { id: string; group: string; count: number };

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { loadState } from '../commands/handle';
 import { invoiceCommand } from '../commands/invoice/invoice-command';
 import { invoiceDecider } from '../domain/invoice/decider';
@@ -17,6 +17,8 @@ export type RebuildFigures = Readonly<{
   events: number;
   scanPerSecond: number;
   rebuildPerSecond: number;
+  /** How long the runner's loop went without a turn during the rebuild: what a request beside it waits at most (ms). */
+  loopStall: Readonly<{ max: number; p99: number }>;
   /** Threads the replay was split across (1: the runner's loop). */
   threads: number;
   /** The 1,000-event stream folded whole; loaded from the kept state; a 2-event stream folded whole. */
@@ -81,11 +83,15 @@ export const rebuildBench = async (target: number): Promise<RebuildFigures> => {
   await runner.init();
   // The live generation up to date first, as beside a running service: the rebuild is measured, not a catch-up.
   await runner.catchUp();
+  const stalls = monitorEventLoopDelay({ resolution: 5 });
+  stalls.enable();
   const rebuildStart = performance.now();
   runner.startRebuild(null, { verify: false });
   const rebuilt = await runner.rebuilt();
   if (rebuilt?.status !== 'switched') throw new Error(`rebuild ${rebuilt?.status ?? 'missing'}: ${rebuilt?.error ?? ''}`);
   const rebuildPerSecond = rebuilt.events / ((performance.now() - rebuildStart) / 1000);
+  stalls.disable();
+  const loopStall = { max: stalls.max / 1e6, p99: stalls.percentile(99) / 1e6 };
   await runner.stop();
 
   const timed = async (runs: number, load: () => Promise<unknown>): Promise<Timing> => {
@@ -110,7 +116,7 @@ export const rebuildBench = async (target: number): Promise<RebuildFigures> => {
   db.close();
   // Hundreds of megabytes at the default size: not left behind.
   rmSync(dataDir, { recursive: true, force: true });
-  return { events, scanPerSecond, rebuildPerSecond, threads: split > 1 ? split : 1, foldMs, keptMs, shortMs };
+  return { events, scanPerSecond, rebuildPerSecond, loopStall, threads: split > 1 ? split : 1, foldMs, keptMs, shortMs };
 };
 
 export const formatRebuild = (figures: RebuildFigures): string =>
@@ -118,6 +124,7 @@ export const formatRebuild = (figures: RebuildFigures): string =>
     `log of ${figures.events} events (SQLite)`,
     `  baseline: raw readAll scan            ${figures.scanPerSecond.toFixed(0).padStart(9)} events/s`,
     `  blue/green rebuild, every read model  ${figures.rebuildPerSecond.toFixed(0).padStart(9)} events/s   (${(figures.rebuildPerSecond / figures.scanPerSecond).toFixed(3)} × the scan; ${figures.threads > 1 ? `split across ${figures.threads} threads` : "on the runner's loop"})`,
+    `  the runner's loop during the rebuild  longest stall ${figures.loopStall.max.toFixed(0)} ms   p99 ${figures.loopStall.p99.toFixed(0)} ms   (what a request beside it waits for the loop at most)`,
     `  fold one stream of 1,000 events       p50 ${figures.foldMs.p50.toFixed(2)} ms   p99 ${figures.foldMs.p99.toFixed(2)} ms   (whole, as a process that has not kept it)`,
     `  load it as a handler does             p50 ${figures.keptMs.p50.toFixed(2)} ms   p99 ${figures.keptMs.p99.toFixed(2)} ms   (from the kept state)`,
     `  baseline: fold a 2-event stream       p50 ${figures.shortMs.p50.toFixed(2)} ms   p99 ${figures.shortMs.p99.toFixed(2)} ms   (kept load ${(figures.keptMs.p50 / figures.shortMs.p50).toFixed(2)} × it)`,

@@ -1,5 +1,5 @@
 import { generationName } from '../infra/read-store/names';
-import type { Checkpoint, Condition, Doc, FindQuery, GenerationWriter, IndexSpec, Page, ReadStore, Write } from '../infra/read-store/port';
+import type { Checkpoint, Condition, Doc, FindQuery, GenerationWriter, IdPage, IndexSpec, Page, ReadStore, Write } from '../infra/read-store/port';
 import type { Projection } from './projection';
 
 /** One small collection holds, per projection, the generation reads are served from and the version that built it. */
@@ -50,8 +50,8 @@ export class GenerationView implements ReadStore {
   find<T extends Doc>(collection: string, query: FindQuery): Promise<Page<T>> {
     return this.inner.find<T>(this.name(collection), query);
   }
-  findAll<T extends Doc>(collection: string, where?: readonly Condition[]): Promise<T[]> {
-    return this.inner.findAll<T>(this.name(collection), where);
+  findAll<T extends Doc>(collection: string, where?: readonly Condition[], page?: IdPage): Promise<T[]> {
+    return this.inner.findAll<T>(this.name(collection), where, page);
   }
   count(collection: string, where?: readonly Condition[]): Promise<number> {
     return this.inner.count(this.name(collection), where);

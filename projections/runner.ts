@@ -78,6 +78,25 @@ const pointerWrite = (name: string, generation: Generation): Write => {
   return { op: 'put', collection: GENERATIONS, doc };
 };
 
+/** Documents compared a page at a time (`--verify`): the loop turns between pages, and a page of each generation is held. */
+const COMPARED_PAGE = 1_000;
+
+/** Every document of a collection in id order, read a page at a time, the loop turning before each page. */
+async function* inIdOrder(store: ReadStore, collection: string): AsyncGenerator<Doc> {
+  for (let after: string | undefined; ; ) {
+    await nextTurn();
+    const page = await store.findAll(collection, undefined, { ...(after === undefined ? {} : { after }), limit: COMPARED_PAGE });
+    yield* page;
+    if (page.length < COMPARED_PAGE) return;
+    after = page[page.length - 1]!.id;
+  }
+}
+
+const nextOf = async (documents: AsyncGenerator<Doc>): Promise<Doc | null> => {
+  const next = await documents.next();
+  return next.done ? null : next.value;
+};
+
 /**
  * Follows the log and keeps every read model up to date. Each projection commits its documents
  * together with its checkpoint, so a crash between batches replays at most the unfinished batch.
@@ -474,18 +493,25 @@ export class ProjectionRunner {
   /** Every document of the new generation (seen through `newGeneration`) against the live one, both at the same position. */
   private async compare(slots: Slot[], newGeneration: ReadStore): Promise<Difference[]> {
     const differences: Difference[] = [];
-    const byId = (docs: Doc[]) => new Map(docs.map((doc) => [doc.id, doc]));
     for (const slot of slots) {
       for (const collection of slot.projection.collections) {
-        const live = byId(await this.readStore.findAll(collection));
-        const fresh = byId(await newGeneration.findAll(collection));
         const report = (id: string, difference: Difference['difference']) => differences.push({ projection: slot.projection.name, collection, id, difference });
-        for (const [id, doc] of live) {
-          const other = fresh.get(id);
-          if (!other) report(id, 'only_live');
-          else if (!isDeepStrictEqual(doc, other)) report(id, 'changed');
+        // Both in id order, side by side: a page of each held at a time.
+        const live = inIdOrder(this.readStore, collection);
+        const fresh = inIdOrder(newGeneration, collection);
+        let [left, right] = await Promise.all([nextOf(live), nextOf(fresh)]);
+        while (left || right) {
+          if (left && (!right || left.id < right.id)) {
+            report(left.id, 'only_live');
+            left = await nextOf(live);
+          } else if (right && (!left || right.id < left.id)) {
+            report(right.id, 'only_new');
+            right = await nextOf(fresh);
+          } else if (left && right) {
+            if (!isDeepStrictEqual(left, right)) report(left.id, 'changed');
+            [left, right] = await Promise.all([nextOf(live), nextOf(fresh)]);
+          }
         }
-        for (const id of fresh.keys()) if (!live.has(id)) report(id, 'only_new');
       }
     }
     return differences;

@@ -1,6 +1,6 @@
 import { type AnyBulkWriteOperation, type ClientSession, type Db, type Document, type Filter, MongoClient } from 'mongodb';
 import { assertCollection, assertField } from './names';
-import type { Checkpoint, Condition, Doc, FindQuery, GenerationWriter, IndexSpec, Page, ReadStore, Write } from './port';
+import type { Checkpoint, Condition, Doc, FindQuery, GenerationWriter, IdPage, IndexSpec, Page, ReadStore, Write } from './port';
 import { UnknownCursor } from './unknown-cursor';
 
 /** The document as put, plus its id as `_id` (the primary index), which is stripped on the way out. */
@@ -141,8 +141,10 @@ export class MongoReadStore implements ReadStore {
     return { data: rows.slice(0, query.limit).map((row) => fromStored<T>(row)), hasMore: rows.length > query.limit };
   }
 
-  async findAll<T extends Doc>(collection: string, where?: readonly Condition[]): Promise<T[]> {
-    const rows = await this.coll(collection).find(toFilter(where)).sort({ _id: 1 }).toArray();
+  async findAll<T extends Doc>(collection: string, where?: readonly Condition[], page?: IdPage): Promise<T[]> {
+    const filter = page?.after === undefined ? toFilter(where) : { $and: [toFilter(where), { _id: { $gt: page.after } }] };
+    const found = this.coll(collection).find(filter).sort({ _id: 1 });
+    const rows = await (page ? found.limit(page.limit) : found).toArray();
     return rows.map((row) => fromStored<T>(row));
   }
 

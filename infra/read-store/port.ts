@@ -26,6 +26,9 @@ export type FindQuery = Readonly<{
 
 export type Page<T> = Readonly<{ data: T[]; hasMore: boolean }>;
 
+/** A page of a collection in id order: up to `limit` documents after the id `after` (from the first without it). */
+export type IdPage = Readonly<{ after?: string; limit: number }>;
+
 export type IndexSpec = Readonly<{ collection: string; fields: readonly string[]; unique?: boolean }>;
 
 export type Write =
@@ -73,8 +76,11 @@ export interface ReadStore {
   /** The documents with these ids that exist, in no particular order: one round trip for a batch of lookups. */
   getMany<T extends Doc>(collection: string, ids: readonly string[]): Promise<T[]>;
   find<T extends Doc>(collection: string, query: FindQuery): Promise<Page<T>>;
-  /** Every document of a collection matching the conditions, in id order (for small sets). */
-  findAll<T extends Doc>(collection: string, where?: readonly Condition[]): Promise<T[]>;
+  /**
+   * Every document of a collection matching the conditions, in id order (for small sets); with
+   * `page`, at most `limit` of them, after the id `after` when given (a large one read in pages).
+   */
+  findAll<T extends Doc>(collection: string, where?: readonly Condition[], page?: IdPage): Promise<T[]>;
   count(collection: string, where?: readonly Condition[]): Promise<number>;
   /**
    * Applies the writes and moves the checkpoints together: all or nothing where the store allows.

@@ -1,6 +1,6 @@
 import type { SqliteDatabase } from '../sqlite/open-database';
 import { assertCollection, assertField } from './names';
-import type { Checkpoint, Condition, Doc, FindQuery, GenerationWriter, IndexSpec, Page, ReadStore, Write } from './port';
+import type { Checkpoint, Condition, Doc, FindQuery, GenerationWriter, IdPage, IndexSpec, Page, ReadStore, Write } from './port';
 import { threadGenerationWriter } from './sqlite-generation-writer';
 import { UnknownCursor } from './unknown-cursor';
 import { valueAt } from './field-value';
@@ -238,11 +238,12 @@ export class SqliteReadStore implements ReadStore {
     };
   }
 
-  findAll<T extends Doc>(collection: string, conditions?: readonly Condition[]): Promise<T[]> {
+  findAll<T extends Doc>(collection: string, conditions?: readonly Condition[], page?: IdPage): Promise<T[]> {
     const name = this.ensureTable(collection);
     const where = whereClause(this.fields(name), conditions);
-    const rows = this.prepare<SqlValue[], { doc: string }>(`SELECT doc FROM ${name} WHERE ${where.sql} ORDER BY id`)
-      .all(...where.params);
+    const after = page?.after === undefined ? '' : ' AND id > ?';
+    const rows = this.prepare<SqlValue[], { doc: string }>(`SELECT doc FROM ${name} WHERE ${where.sql}${after} ORDER BY id${page ? ' LIMIT ?' : ''}`)
+      .all(...where.params, ...(page?.after === undefined ? [] : [page.after]), ...(page ? [page.limit] : []));
     return Promise.resolve(rows.map((row) => JSON.parse(row.doc) as T));
   }
 

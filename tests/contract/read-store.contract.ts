@@ -59,6 +59,18 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
       expect((await store.findAll<Item>(collection)).map((doc) => doc.id)).toEqual(['item_002', 'item_004']);
     });
 
+    it('reads a collection in id order a page at a time, with or without conditions', async () => {
+      await put([5, 3, 1, 4, 2, 6].map((n) => item(n)));
+      const ids = async (where: Parameters<ReadStore['findAll']>[1], page: Parameters<ReadStore['findAll']>[2]) =>
+        (await store.findAll<Item>(collection, where, page)).map((d) => d.id);
+      expect(await ids(undefined, { limit: 4 })).toEqual(['item_001', 'item_002', 'item_003', 'item_004']);
+      expect(await ids(undefined, { after: 'item_004', limit: 4 })).toEqual(['item_005', 'item_006']);
+      // After an id no document has: from its place in the order.
+      expect(await ids(undefined, { after: 'item_0025', limit: 2 })).toEqual(['item_003', 'item_004']);
+      expect(await ids(undefined, { after: 'item_006', limit: 4 })).toEqual([]);
+      expect(await ids([{ field: 'status', eq: 'active' }], { after: 'item_002', limit: 1 })).toEqual(['item_004']);
+    });
+
     it('finds with equality, membership, case-insensitive equality, at-most, null and booleans', async () => {
       await put([1, 2, 3, 4, 5, 6].map((n) => item(n)));
       await put([item(7, { email: null })]);

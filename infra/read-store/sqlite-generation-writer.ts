@@ -56,9 +56,9 @@ export const portGenerationWriter = (port: MessagePort): GenerationWriter => {
 
 /**
  * A generation writer on a thread of its own (`sqlite-writer-thread.ts`), with its own connection
- * to `file`: the SQLite work of a rebuild (the inserts with their indexes, the commits and fsyncs, the
- * retired generation's drop) runs beside the caller's loop instead of on it. Requests are applied in the order sent; each
- * promise resolves once its request is committed. A failure of the thread rejects every request
+ * to `file`: the SQLite work of a rebuild (the inserts with their indexes, the commits and fsyncs,
+ * the retired generation's drop) runs beside the caller's loop instead of on it. Requests are
+ * applied in the order sent; each promise resolves once its request is committed. A failure of the thread rejects every request
  * waiting and every later one. `attach` gives a port other threads write through (see
  * `portGenerationWriter`), in the same order of arrival.
  */

@@ -241,9 +241,12 @@ export class SqliteReadStore implements ReadStore {
   findAll<T extends Doc>(collection: string, conditions?: readonly Condition[], page?: IdPage): Promise<T[]> {
     const name = this.ensureTable(collection);
     const where = whereClause(this.fields(name), conditions);
-    const after = page?.after === undefined ? '' : ' AND id > ?';
-    const rows = this.prepare<SqlValue[], { doc: string }>(`SELECT doc FROM ${name} WHERE ${where.sql}${after} ORDER BY id${page ? ' LIMIT ?' : ''}`)
-      .all(...where.params, ...(page?.after === undefined ? [] : [page.after]), ...(page ? [page.limit] : []));
+    const after = page?.after === undefined ? [] : [page.after];
+    const limit = page ? [page.limit] : [];
+    const rows = this.prepare<SqlValue[], { doc: string }>(
+        `SELECT doc FROM ${name} WHERE ${where.sql}${after.length > 0 ? ' AND id > ?' : ''} ORDER BY id${limit.length > 0 ? ' LIMIT ?' : ''}`,
+      )
+      .all(...where.params, ...after, ...limit);
     return Promise.resolve(rows.map((row) => JSON.parse(row.doc) as T));
   }
 

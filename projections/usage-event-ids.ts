@@ -4,7 +4,8 @@ import type { UsageRecorded } from '../domain/usage/events';
 import type { EventStore, StoredEvent } from '../infra/event-store/port';
 import { type AppendsFollowed, followAppends } from '../infra/follow-appends';
 import type { Logger } from '../infra/logger';
-import { FingerprintTable, fingerprintOf } from './fingerprint-table';
+import { fingerprintOf } from '../domain/shared/fingerprint';
+import { FingerprintTable } from './fingerprint-table';
 import { readSnapshot, type UsageEventIdState, writeSnapshot } from './usage-event-id-snapshot';
 
 /**

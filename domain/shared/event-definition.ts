@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fingerprintOf } from './fingerprint';
 
 /**
  * How one event type is read from the log: its current version, the schema of that version,
@@ -29,20 +30,6 @@ export const upcast = (definition: EventDefinition, version: number, data: unkno
   return definition.schema.parse(current);
 };
 
-/** A 53-bit hash of a text (cyrb53): tells two schemas apart; nothing here is secret. */
-const hash53 = (text: string): string => {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
-};
-
 const fingerprints = new WeakMap<EventDefinition, string>();
 
 /**
@@ -53,7 +40,8 @@ const fingerprints = new WeakMap<EventDefinition, string>();
 export const schemaFingerprint = (definition: EventDefinition): string => {
   let fingerprint = fingerprints.get(definition);
   if (fingerprint === undefined) {
-    fingerprint = hash53(`${definition.version}:${JSON.stringify(z.toJSONSchema(definition.schema))}`);
+    const { high, low } = fingerprintOf(`${definition.version}:${JSON.stringify(z.toJSONSchema(definition.schema))}`);
+    fingerprint = `${high.toString(36)}.${low.toString(36)}`;
     fingerprints.set(definition, fingerprint);
   }
   return fingerprint;

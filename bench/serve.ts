@@ -12,6 +12,7 @@ import { SqliteIdempotencyStore } from '../infra/idempotency/sqlite';
 import { startService } from '../service/server';
 import { databaseFile, type Services } from '../service/services';
 import { enableGroupCommit } from '../infra/sqlite/group-commit';
+import { appendedEvent } from './appended-event';
 import { startBareExpress } from './bare-express';
 
 /**
@@ -138,13 +139,9 @@ const serveService = async (seed: BenchSeed) => {
   if (seed.organisationEvents > 0) {
     const { store } = service.services;
     const [first] = await store.readStream(organisationStream(sandboxId));
-    const padding = Array.from({ length: seed.organisationEvents }, () => ({
-      id: randomUUID(),
-      type: 'OrganisationSettingsChanged',
-      version: 1,
-      data: { organisationId: sandboxId, changes: {} },
-      metadata: first!.metadata,
-    }));
+    const padding = Array.from({ length: seed.organisationEvents }, () =>
+      appendedEvent('OrganisationSettingsChanged', { organisationId: sandboxId, changes: {} }, first!.metadata),
+    );
     for (let i = 0; i < padding.length; i += 500) await store.append(organisationStream(sandboxId), padding.slice(i, i + 500), 'any');
     await service.services.projections.waitFor(await store.headPosition(), 60_000);
   }

@@ -8,6 +8,7 @@ import { SqliteEventStore } from '../infra/event-store/sqlite';
 import { silentLogger } from '../infra/logger';
 import { openDatabase } from '../infra/sqlite/open-database';
 import { startService } from '../service/server';
+import { appendedEvent } from './appended-event';
 import { databaseFile } from '../service/services';
 
 export type TemplateLog = Readonly<{
@@ -55,7 +56,7 @@ export const recordTemplate = async (): Promise<TemplateLog> => {
       template.map((events) => ({ streamId: renamed(events[0]!.streamId, i), events: events.map((e) => fresh(e, JSON.parse(renamed(e.data, i)))) })),
     longInvoice: (invoiceId, failures) => [
       fresh(raised, JSON.parse(JSON.stringify(raised.data).replaceAll(invoice.id, invoiceId))),
-      ...Array.from({ length: failures }, () => ({ ...fresh(raised, { invoiceId, error: 'Locked period' }), type: 'InvoiceSyncFailed' })),
+      ...Array.from({ length: failures }, () => appendedEvent('InvoiceSyncFailed', { invoiceId, error: 'Locked period' }, raised.metadata)),
     ],
   };
 };

@@ -6,11 +6,11 @@ import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { usageRecordedData } from '../domain/usage/events';
-import { newEventId } from '../infra/ids';
 import { SqliteEventStore } from '../infra/event-store/sqlite';
 import { silentLogger } from '../infra/logger';
 import { openDatabase } from '../infra/sqlite/open-database';
 import { UsageEventIdIndex } from '../projections/usage-event-ids';
+import { appendedEvent } from './appended-event';
 
 export type UsageIdIndexFigures = Readonly<{
   ids: number;
@@ -60,7 +60,8 @@ export const usageIdIndexBench = async (ids: number): Promise<UsageIdIndexFigure
       if (k % 100 === 0) stored.push(...batch);
       const subscriptionId = `sub_bench${k % SUBSCRIPTIONS}`;
       const data = usageRecordedData(subscriptionId, 'org_bench', NOW, batchOf(batch));
-      void store.append(`usage-${subscriptionId}`, [{ id: newEventId(), type: 'UsageRecorded', version: 2, data, metadata: { organisationId: 'org_bench', livemode: true, businessTime: NOW, recordedTime: NOW, actor: { type: 'system' }, requestId: null, causationId: null, correlationId: null } }], 'any');
+      const metadata = { organisationId: 'org_bench', livemode: true, businessTime: NOW, recordedTime: NOW, actor: { type: 'system' as const }, requestId: null, causationId: null, correlationId: null };
+      void store.append(`usage-${subscriptionId}`, [appendedEvent('UsageRecorded', data, metadata)], 'any');
     }
   });
   for (let k = 0; k < events; k += 1000) appendMany(k, Math.min(k + 1000, events));

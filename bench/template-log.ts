@@ -8,8 +8,8 @@ import { SqliteEventStore } from '../infra/event-store/sqlite';
 import { silentLogger } from '../infra/logger';
 import { openDatabase } from '../infra/sqlite/open-database';
 import { startService } from '../service/server';
-import { appendedEvent } from './appended-event';
 import { databaseFile } from '../service/services';
+import { appendedEvent } from './appended-event';
 
 export type TemplateLog = Readonly<{
   /** The data directory the template was recorded in (the quick start's organisations, and one creation). */

@@ -92,6 +92,21 @@ async function* inIdOrder(store: ReadStore, collection: string): AsyncGenerator<
   }
 }
 
+/**
+ * Whether id `a` sorts before `b` as the stores sort ids (SQLite's BINARY, MongoDB's simple
+ * collation: UTF-8 bytes, so code points), where JavaScript's `<` compares UTF-16 units and puts an
+ * astral character before U+E000–U+FFFF.
+ */
+const sortsBefore = (a: string, b: string): boolean => {
+  for (let i = 0; i < a.length && i < b.length; ) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x < y;
+    i += x > 0xffff ? 2 : 1;
+  }
+  return a.length < b.length;
+};
+
 const nextOf = async (documents: AsyncGenerator<Doc>): Promise<Doc | null> => {
   const next = await documents.next();
   return next.done ? null : next.value;
@@ -501,10 +516,10 @@ export class ProjectionRunner {
         const fresh = inIdOrder(newGeneration, collection);
         let [left, right] = await Promise.all([nextOf(live), nextOf(fresh)]);
         while (left || right) {
-          if (left && (!right || left.id < right.id)) {
+          if (left && (!right || sortsBefore(left.id, right.id))) {
             report(left.id, 'only_live');
             left = await nextOf(live);
-          } else if (right && (!left || right.id < left.id)) {
+          } else if (right && (!left || sortsBefore(right.id, left.id))) {
             report(right.id, 'only_new');
             right = await nextOf(fresh);
           } else if (left && right) {

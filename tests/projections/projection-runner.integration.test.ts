@@ -175,7 +175,7 @@ describe('projection runner', () => {
     db.close();
   });
 
-  it('keeps a blue/green rebuild’s indexes from its start (on the writer’s thread), and builds them after an offline replay', async () => {
+  it('indexes a blue/green rebuild’s generation from its start, and an offline replay’s tables after it', async () => {
     const { db, store, readStore } = open();
     const indexesOf = (table: string) =>
       db.prepare<[string], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(table).map((row) => row.name);
@@ -251,12 +251,15 @@ describe('projection runner', () => {
     const name = (i: number) => `n${String(i).padStart(4, '0')}`;
     const runner = new ProjectionRunner(store, readStore, [perName], silentLogger());
     await runner.start();
-    await runner.waitFor((await store.append('organisation-org_1', Array.from({ length: 2500 }, (_, i) => changed(name(i))), 'any')).position);
-    // The live generation damaged on three pages: one document changed, one gone, one that the log never made.
+    // Last, an id with a character beyond U+FFFF: the stores sort it after U+FF01, JavaScript's `<` before.
+    const names = [...Array.from({ length: 2500 }, (_, i) => name(i)), 'z\u{1F600}'];
+    await runner.waitFor((await store.append('organisation-org_1', names.map(changed), 'any')).position);
+    // The live generation damaged on three pages: one document changed, one gone, and two that the log never made.
     await readStore.commit([
       { op: 'put', collection: 'per_name', doc: { id: name(10), length: 99 } },
       { op: 'delete', collection: 'per_name', id: name(1500) },
       { op: 'put', collection: 'per_name', doc: { id: `${name(2100)}x`, length: 6 } },
+      { op: 'put', collection: 'per_name', doc: { id: 'z\uFF01', length: 2 } },
     ]);
     runner.startRebuild(null, { verify: true });
     const report = await runner.rebuilt();
@@ -264,8 +267,9 @@ describe('projection runner', () => {
       { projection: 'names', collection: 'per_name', id: name(10), difference: 'changed' },
       { projection: 'names', collection: 'per_name', id: name(1500), difference: 'only_new' },
       { projection: 'names', collection: 'per_name', id: `${name(2100)}x`, difference: 'only_live' },
+      { projection: 'names', collection: 'per_name', id: 'z\uFF01', difference: 'only_live' },
     ]);
-    expect(await runner.readStore.count('per_name')).toBe(2500);
+    expect(await runner.readStore.count('per_name')).toBe(2501);
     await runner.stop();
     db.close();
   });

@@ -138,7 +138,7 @@ const serveService = async (seed: BenchSeed) => {
   const sandboxId = service.demo!.sandboxId;
   if (seed.organisationEvents > 0) {
     const { store } = service.services;
-    const [first] = await store.readStream(organisationStream(sandboxId));
+    const [first] = await store.readStream(organisationStream(sandboxId), 0, 1);
     const padding = Array.from({ length: seed.organisationEvents }, () =>
       appendedEvent('OrganisationSettingsChanged', { organisationId: sandboxId, changes: {} }, first!.metadata),
     );

@@ -78,7 +78,7 @@ export const awaitSync = async (store: EventStore, position: bigint, documents: 
 const lastPosition = async (store: EventStore, documents: readonly Settled[]): Promise<bigint> => {
   const positions = await Promise.all(
     documents.map(async ({ stream, loaded: { revision, position } }) =>
-      position ?? (revision === 'no_stream' ? 0n : ((await store.readStream(stream, revision))[0]?.position ?? 0n)),
+      position ?? (revision === 'no_stream' ? 0n : ((await store.readStream(stream, revision, 1))[0]?.position ?? 0n)),
     ),
   );
   return latestPosition(...positions);

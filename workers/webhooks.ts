@@ -65,7 +65,7 @@ export const webhooks = (deps: WorkerDeps, options: WebhookOptions) => {
 
   /** The object's tracked fields before and after the event, folded from its stream. */
   const beforeAndAfter = async (event: StoredEvent): Promise<[TrackedObject | null, TrackedObject | null]> => {
-    const stream = (await deps.store.readStream(event.streamId)).filter((e) => e.revision <= event.revision).map((e) => decodeEvent(e));
+    const stream = (await deps.store.readStream(event.streamId, 0, event.revision + 1)).map((e) => decodeEvent(e));
     const fold = <S, C, E extends DomainEvent>(decider: Decider<S, C, E>, project: (state: S) => TrackedObject | null): [TrackedObject | null, TrackedObject | null] => {
       const events = stream as unknown as E[];
       const before = events.slice(0, -1).reduce(decider.evolve, decider.initialState());

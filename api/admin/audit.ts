@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { billedUsageEvents } from '../../projections/billed-usage';
-import { objectHistory } from '../../projections/history';
+import { objectHistoryPage } from '../../projections/history';
 import { INVOICES, type InvoiceDoc } from '../../projections/invoices';
 import { subscriptionAsOf } from '../../projections/as-of';
 import type { ApiDeps } from '../deps';
@@ -29,13 +29,10 @@ export const auditRoutes = (router: Router, registry: RouteRegistry, deps: ApiDe
     },
     async ({ params, query }) => {
       const organisation = await findOrganisation(deps, params.org!);
-      const events = await objectHistory(deps.store, organisation.id, params.id!);
-      if (!events) throw notFound('stream_not_found', `No object with id ${params.id!}.`, 'id');
-      const after = query.starting_after;
-      if (after !== undefined && after >= events.length) throw invalidParameter('starting_after', `No event with revision ${after} to start after.`);
-      const from = after === undefined ? 0 : after + 1;
-      const page = events.slice(from, from + query.limit);
-      return { body: { object: 'list', data: page.map(toEventObject), has_more: from + query.limit < events.length } };
+      const page = await objectHistoryPage(deps.store, organisation.id, params.id!, query.starting_after, query.limit);
+      if (!page) throw notFound('stream_not_found', `No object with id ${params.id!}.`, 'id');
+      if (page === 'unknown_revision') throw invalidParameter('starting_after', `No event with revision ${query.starting_after!} to start after.`);
+      return { body: { object: 'list', data: page.events.map(toEventObject), has_more: page.hasMore } };
     },
   );
 

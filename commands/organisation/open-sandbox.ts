@@ -23,7 +23,7 @@ export const openSandbox = async (
   const halfOpened =
     state.status === 'open' &&
     state.sandboxId !== null &&
-    (await deps.store.readStream(organisationStream(state.sandboxId))).length === 0;
+    (await deps.store.readStream(organisationStream(state.sandboxId), 0, 1)).length === 0;
   // The decider refuses a second sandbox (and an unknown or sandbox organisation).
   if (!halfOpened) await organisationCommand(deps, live.id, { type: 'OpenSandbox', sandboxId, copy }, caller, live);
   if (state.status !== 'open') throw new Error('unreachable: OpenSandbox refuses an unknown organisation');

@@ -52,7 +52,7 @@ const finish = async (deps: ImportDeps, caller: Caller, org: OpenOrganisation, s
  * its first event holds (one recorded before fingerprints were kept cannot be compared).
  */
 const refuseAnotherRequest = async (deps: ImportDeps, subscriptionId: string, requestFingerprint: string) => {
-  const [first] = await deps.store.readStream(subscriptionStream(subscriptionId));
+  const [first] = await deps.store.readStream(subscriptionStream(subscriptionId), 0, 1);
   requireSameRequest(first?.metadata.requestFingerprint, requestFingerprint);
 };
 

@@ -141,8 +141,8 @@ export class EventStoreDbEventStore implements EventStore {
     return { nextExpectedRevision: last ? last.revision : -1, position: 0n };
   }
 
-  readStream(streamId: string, fromRevision = 0): Promise<StoredEvent[]> {
-    return this.read(streamId, { fromRevision: BigInt(fromRevision), direction: FORWARDS });
+  readStream(streamId: string, fromRevision = 0, limit?: number): Promise<StoredEvent[]> {
+    return this.read(streamId, { fromRevision: BigInt(fromRevision), direction: FORWARDS, ...(limit === undefined ? {} : { maxCount: BigInt(limit) }) });
   }
 
   /** The client reads metadata with every event anyway: the full events serve. */

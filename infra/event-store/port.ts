@@ -72,8 +72,8 @@ export const concerns = (appended: readonly string[] | null, streams: ReadonlySe
 export interface EventStore {
   /** Appends atomically: every event or none. Refuses a wrong expected revision. */
   append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
-  /** The stream's events in order; empty when the stream does not exist. */
-  readStream(streamId: string, fromRevision?: number): Promise<StoredEvent[]>;
+  /** The stream's events in order, from `fromRevision`, at most `limit` of them; empty when the stream does not exist. */
+  readStream(streamId: string, fromRevision?: number, limit?: number): Promise<StoredEvent[]>;
   /** The same events as `readStream`, reduced to what a fold reads (a command handler's load). */
   readStreamToFold(streamId: string, fromRevision?: number): Promise<FoldedEvent[]>;
   /** Up to `limit` events of the global log strictly after `after` (0n: from the start), in commit order. */

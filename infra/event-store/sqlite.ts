@@ -111,7 +111,7 @@ export class SqliteEventStore implements EventStore {
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
       readStream: db
-        .prepare<[string, number], Row>(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND stream_position >= ? ORDER BY stream_position`)
+        .prepare<[string, number, number], Row>(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND stream_position >= ? ORDER BY stream_position LIMIT ?`)
         .raw(true),
       readStreamToFold: db
         .prepare<[string, number], FoldRow>(
@@ -187,8 +187,9 @@ export class SqliteEventStore implements EventStore {
     return result;
   }
 
-  readStream(streamId: string, fromRevision = 0): Promise<StoredEvent[]> {
-    return Promise.resolve(this.statements.readStream.all(streamId, fromRevision).map(toStored));
+  readStream(streamId: string, fromRevision = 0, limit?: number): Promise<StoredEvent[]> {
+    // A negative LIMIT is none.
+    return Promise.resolve(this.statements.readStream.all(streamId, fromRevision, limit ?? -1).map(toStored));
   }
 
   readStreamToFold(streamId: string, fromRevision = 0): Promise<FoldedEvent[]> {

@@ -74,6 +74,17 @@ export const describeEventStore = (name: string, open: () => Promise<EventStore>
       expect((await store.readStream(id, 1)).map((e) => e.type)).toEqual(['B', 'C']);
     });
 
+    it('reads at most a limit of a stream’s events, from a revision', async () => {
+      const id = stream();
+      await store.append(id, [testEvent('A'), testEvent('B'), testEvent('C'), testEvent('D')], 'no_stream');
+      const types = async (from: number, limit: number) => (await store.readStream(id, from, limit)).map((e) => e.type);
+      expect(await types(0, 1)).toEqual(['A']);
+      expect(await types(1, 2)).toEqual(['B', 'C']);
+      expect(await types(2, 10)).toEqual(['C', 'D']);
+      expect(await types(4, 1)).toEqual([]);
+      expect(await store.readStream(stream(), 0, 1)).toEqual([]);
+    });
+
     it('reads a stream to fold as readStream does, from a revision, without what a fold does not need', async () => {
       const id = stream();
       await store.append(id, [testEvent('A', { n: 1 }), testEvent('B', { nested: { list: [2] } }), testEvent('C')], 'no_stream');

@@ -1,14 +1,9 @@
-import { creditNoteDecider } from '../domain/credit-note/decider';
-import { customerDecider } from '../domain/customer/decider';
 import { decodeEvent } from '../domain/decode-event';
 import { eventCatalogue } from '../domain/event-catalogue';
-import { invoiceDecider } from '../domain/invoice/decider';
-import type { Decider, DomainEvent } from '../domain/shared/decider';
-import { subscriptionDecider } from '../domain/subscription/decider';
 import { isLoopback, refusedRange } from '../domain/webhook/address';
 import { checkEndpointUrl } from '../domain/webhook/endpoint-rules';
 import { subscribesTo } from '../domain/webhook/event-types';
-import { creditNoteObject, customerObject, invoiceObject, subscriptionObject, type TrackedObject, type WebhookEventDraft, webhookEventsOf } from '../domain/webhook/event-objects';
+import { type WebhookEventDraft, webhookEventsOf } from '../domain/webhook/event-objects';
 import type { WebhookEndpointEvent } from '../domain/webhook/events';
 import type { StoredEvent } from '../infra/event-store/port';
 import { derivedId } from '../infra/ids';
@@ -20,6 +15,7 @@ import { WEBHOOK_DELIVERIES, type WebhookDeliveryDoc } from '../projections/webh
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointDoc } from '../projections/webhook-endpoints';
 import type { WorkerDeps } from './deps';
 import { LogFollower } from './log-follower';
+import { trackedObjects } from './tracked-objects';
 
 /** The decisions page's schedule: waits after each failed attempt, about 20 hours in all. */
 export const DEFAULT_RETRY_SCHEDULE_SECONDS = [30, 120, 600, 1800, 3600, 7200, 14400, 21600, 21600];
@@ -52,6 +48,7 @@ export const webhooks = (deps: WorkerDeps, options: WebhookOptions) => {
   const schedule = options.retryScheduleSeconds ?? DEFAULT_RETRY_SCHEDULE_SECONDS;
   const allowLoopback = options.allowLoopback ?? false;
   const send = webhookSender(options.resolver);
+  const beforeAndAfter = trackedObjects(deps.store);
   const queue: JobQueue<DeliveryJob> = deps.queues.queue<DeliveryJob>('webhook-delivery', {
     attempts: schedule.length + 1,
     delayMs: (failed) => Math.round((schedule[failed - 1] ?? schedule[schedule.length - 1] ?? 0) * 1000 * (1 - JITTER + 2 * JITTER * Math.random())),
@@ -61,21 +58,6 @@ export const webhooks = (deps: WorkerDeps, options: WebhookOptions) => {
   const endpointsAt = async (organisationId: string, position: bigint): Promise<WebhookEndpointDoc[]> => {
     await deps.waitForProjections(position);
     return deps.readStore.findAll<WebhookEndpointDoc>(WEBHOOK_ENDPOINTS, [{ field: '_organisation', eq: organisationId }]);
-  };
-
-  /** The object's tracked fields before and after the event, folded from its stream. */
-  const beforeAndAfter = async (event: StoredEvent): Promise<[TrackedObject | null, TrackedObject | null]> => {
-    const stream = (await deps.store.readStream(event.streamId, 0, event.revision + 1)).map((e) => decodeEvent(e));
-    const fold = <S, C, E extends DomainEvent>(decider: Decider<S, C, E>, project: (state: S) => TrackedObject | null): [TrackedObject | null, TrackedObject | null] => {
-      const events = stream as unknown as E[];
-      const before = events.slice(0, -1).reduce(decider.evolve, decider.initialState());
-      return [project(before), project(decider.evolve(before, events[events.length - 1]!))];
-    };
-    if (event.streamId.startsWith('invoice-')) return fold(invoiceDecider, invoiceObject);
-    if (event.streamId.startsWith('customer-')) return fold(customerDecider, customerObject);
-    if (event.streamId.startsWith('subscription-')) return fold(subscriptionDecider, subscriptionObject);
-    if (event.streamId.startsWith('credit_note-')) return fold(creditNoteDecider, creditNoteObject);
-    return [null, null];
   };
 
   const enqueue = async (event: StoredEvent, draft: WebhookEventDraft, endpoints: readonly WebhookEndpointDoc[]) => {

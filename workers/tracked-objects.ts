@@ -1,0 +1,54 @@
+import { creditNoteDecider } from '../domain/credit-note/decider';
+import { customerDecider } from '../domain/customer/decider';
+import { decodeEvent } from '../domain/decode-event';
+import { invoiceDecider } from '../domain/invoice/decider';
+import type { Decider, DomainEvent } from '../domain/shared/decider';
+import { subscriptionDecider } from '../domain/subscription/decider';
+import { creditNoteObject, customerObject, invoiceObject, subscriptionObject, type TrackedObject } from '../domain/webhook/event-objects';
+import type { EventStore, StoredEvent } from '../infra/event-store/port';
+
+/** States kept, one per stream, the least recently folded dropped first. */
+const KEPT_STREAMS = 1_000;
+
+type Kind = Readonly<{ prefix: string; initialState: () => unknown; evolve: (state: unknown, event: unknown) => unknown; project: (state: unknown) => TrackedObject | null }>;
+
+const kind = <S, E extends DomainEvent>(prefix: string, decider: Pick<Decider<S, never, E>, 'initialState' | 'evolve'>, project: (state: S) => TrackedObject | null): Kind => ({
+  prefix,
+  initialState: decider.initialState,
+  evolve: (state, event) => decider.evolve(state as S, event as E),
+  project: (state) => project(state as S),
+});
+
+const KINDS: readonly Kind[] = [
+  kind('invoice-', invoiceDecider, invoiceObject),
+  kind('customer-', customerDecider, customerObject),
+  kind('subscription-', subscriptionDecider, subscriptionObject),
+  kind('credit_note-', creditNoteDecider, creditNoteObject),
+];
+
+/**
+ * The object a webhook describes, before and after an event of its stream (null for a stream whose
+ * objects webhooks do not describe). Folded from the stream's start up to the event, or onto the
+ * state kept after the stream's previous event: the fan-out follows the log in order, so a stream's
+ * next event usually comes next, and a long stream costs one event's fold per event instead of the
+ * whole stream's.
+ */
+export const trackedObjects = (store: EventStore) => {
+  const kept = new Map<string, Readonly<{ revision: number; state: unknown }>>();
+  return async (event: StoredEvent): Promise<[TrackedObject | null, TrackedObject | null]> => {
+    const of = KINDS.find((k) => event.streamId.startsWith(k.prefix));
+    if (!of) return [null, null];
+    const previous = kept.get(event.streamId);
+    const before =
+      previous?.revision === event.revision - 1
+        ? previous.state
+        : event.revision === 0
+          ? of.initialState()
+          : (await store.readStream(event.streamId, 0, event.revision)).map(decodeEvent).reduce(of.evolve, of.initialState());
+    const after = of.evolve(before, decodeEvent(event));
+    kept.delete(event.streamId);
+    kept.set(event.streamId, { revision: event.revision, state: after });
+    if (kept.size > KEPT_STREAMS) kept.delete(kept.keys().next().value!);
+    return [of.project(before), of.project(after)];
+  };
+};

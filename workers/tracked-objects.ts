@@ -28,10 +28,10 @@ const KINDS: readonly Kind[] = [
 
 /**
  * The object a webhook describes, before and after an event of its stream (null for a stream whose
- * objects webhooks do not describe). Folded from the stream's start up to the event, or onto the
- * state kept after the stream's previous event: the fan-out follows the log in order, so a stream's
- * next event usually comes next, and a long stream costs one event's fold per event instead of the
- * whole stream's.
+ * objects webhooks do not describe). Folded onto the state kept after an earlier event of the
+ * stream, reading only the events between (none when it was the one before: the fan-out follows the
+ * log in order), or from the stream's start; a long stream costs one event's fold per event instead
+ * of the whole stream's.
  */
 export const trackedObjects = (store: EventStore) => {
   const kept = new Map<string, Readonly<{ revision: number; state: unknown }>>();
@@ -39,12 +39,10 @@ export const trackedObjects = (store: EventStore) => {
     const of = KINDS.find((k) => event.streamId.startsWith(k.prefix));
     if (!of) return [null, null];
     const previous = kept.get(event.streamId);
-    const before =
-      previous?.revision === event.revision - 1
-        ? previous.state
-        : event.revision === 0
-          ? of.initialState()
-          : (await store.readStream(event.streamId, 0, event.revision)).map(decodeEvent).reduce(of.evolve, of.initialState());
+    // A state kept at this event or after it (a batch applied again) is no start for it.
+    const base = previous !== undefined && previous.revision < event.revision ? previous : { revision: -1, state: of.initialState() };
+    const between = event.revision - base.revision - 1;
+    const before = between === 0 ? base.state : (await store.readStream(event.streamId, base.revision + 1, between)).map(decodeEvent).reduce(of.evolve, base.state);
     const after = of.evolve(before, decodeEvent(event));
     kept.delete(event.streamId);
     kept.set(event.streamId, { revision: event.revision, state: after });

@@ -50,15 +50,17 @@ describe('the objects a webhook describes, before and after each event', () => {
     expect(log.read()).toBe(0);
   });
 
-  it('folds from the stream’s start when the event before was not the last it folded, with the same objects', async () => {
+  it('reads only the events between the last it folded and the next, or from the start after a later one, with the same objects', async () => {
     const { store, events } = await open();
     const log = counting(store);
     const objects = trackedObjects(log.store);
     const everyTenth = events.filter((e) => e.revision % 10 === 5);
     for (const event of everyTenth) expect(await objects(event)).toEqual(expected(events, event));
-    expect(log.read()).toBe(everyTenth.reduce((n, e) => n + e.revision, 0));
-    // The same event again (a batch applied twice): folded again, not onto its own state.
+    // Revisions 5, 15, 25, 35: the first from the start (5 events), each later one the 9 between.
+    expect(log.read()).toBe(5 + 9 * (everyTenth.length - 1));
+    // The same event again (a batch applied twice): folded from the start, not onto its own state.
     expect(await objects(everyTenth.at(-1)!)).toEqual(expected(events, everyTenth.at(-1)!));
+    expect(log.read()).toBe(5 + 9 * (everyTenth.length - 1) + everyTenth.at(-1)!.revision);
   });
 
   it('describes no object of a stream webhooks do not follow', async () => {

@@ -33,7 +33,10 @@ const NOW = '2026-02-10T00:00:00.000Z';
 
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
-const held = () => {
+/** Heap and array buffers in use, collected twice a loop turn apart (array buffers are freed after the collection that finds them unused). */
+const held = async () => {
+  collect();
+  await new Promise((resolve) => setImmediate(resolve));
   collect();
   const { heapUsed, arrayBuffers } = process.memoryUsage();
   return heapUsed + arrayBuffers;
@@ -74,13 +77,14 @@ export const usageIdIndexBench = async (ids: number): Promise<UsageIdIndexFigure
   }
   const scanMs = performance.now() - started;
 
-  const before = held();
+  const before = await held();
   const snapshot = { path: join(dataDir, 'usage-event-ids.snapshot'), everyIds: Number.MAX_SAFE_INTEGER };
   const index = new UsageEventIdIndex(store, silentLogger(), { snapshot });
   started = performance.now();
   await index.start();
   const startMs = performance.now() - started;
-  const heldMb = (held() - before) / 1024 / 1024;
+  await index.settled();
+  const heldMb = ((await held()) - before) / 1024 / 1024;
 
   const time = async (eventIds: readonly string[]) => {
     const rounds = 2000;

@@ -1,5 +1,5 @@
 import { open, readFile, rename } from 'node:fs/promises';
-import type { FingerprintArrays } from './fingerprint-table';
+import type { FingerprintLevelsState } from './fingerprint-levels';
 
 /** What the usage event id index holds at one log position. */
 export type UsageEventIdState = Readonly<{
@@ -8,17 +8,18 @@ export type UsageEventIdState = Readonly<{
   eventId: string | null;
   /** The position of the event before that one (0n: none), where a check of the log reads from. */
   before: bigint;
-  table: FingerprintArrays;
+  /** The ids' fingerprints: the table in memory and the runs written out (file names beside the snapshot). */
+  levels: FingerprintLevelsState;
   /** Per subscription number, the subscription and its organisation; the numbers a sandbox reset emptied. */
   subscriptions: readonly string[];
   organisations: readonly string[];
   reset: readonly number[];
 }>;
 
-type Header = Readonly<{ position: string; eventId: string | null; before: string; slots: number; used: number; subscriptions: readonly string[]; organisations: readonly string[]; reset: readonly number[] }>;
+type Header = Readonly<{ position: string; eventId: string | null; before: string; slots: number; used: number; runs: readonly string[]; subscriptions: readonly string[]; organisations: readonly string[]; reset: readonly number[] }>;
 
 /** The file's first 4 bytes; a layout of another version is not read. */
-const MAGIC = 'UEI2';
+const MAGIC = 'UEI3';
 
 const bytesOf = (array: Uint32Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 
@@ -28,13 +29,14 @@ const bytesOf = (array: Uint32Array) => Buffer.from(array.buffer, array.byteOffs
  * machine's byte order.
  */
 export const writeSnapshot = async (path: string, state: UsageEventIdState): Promise<void> => {
-  const { high, low, values, used } = state.table;
+  const { high, low, values, used } = state.levels.table;
   const header: Header = {
     position: String(state.position),
     eventId: state.eventId,
     before: String(state.before),
     slots: values.length,
     used,
+    runs: state.levels.runs,
     subscriptions: state.subscriptions,
     organisations: state.organisations,
     reset: state.reset,
@@ -75,7 +77,7 @@ export const readSnapshot = async (path: string): Promise<UsageEventIdState | nu
     position: BigInt(header.position),
     eventId: header.eventId,
     before: BigInt(header.before),
-    table: { high: array(0), low: array(1), values: array(2), used: header.used },
+    levels: { table: { high: array(0), low: array(1), values: array(2), used: header.used }, runs: header.runs },
     subscriptions: header.subscriptions,
     organisations: header.organisations,
     reset: header.reset,

@@ -1,3 +1,4 @@
+import { readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { usageRecordedData } from '../../domain/usage/events';
@@ -217,6 +218,93 @@ describe('usage event id index snapshots', () => {
     await writeFile(path, whole.subarray(0, whole.length - 4));
     expect(await readSnapshot(path)).toBeNull();
     expect(await answers()).toEqual({ candidates: new Map([['a', ['sub_1']]]), through: position });
+    await store.close();
+  });
+});
+
+describe('usage event id index runs (ids written out past `sealIds`)', () => {
+  const everyIds = 1_000_000;
+  const runFiles = (dir: string) => readdirSync(dir).filter((name) => name.startsWith('usage-event-ids.snapshot.run-'));
+  /** 40 appends of 3 ids over 4 subscriptions of two organisations; an id of org_1 sent again on another subscription. */
+  const appendUsage = async (store: EventStore) => {
+    let position = 0n;
+    for (let n = 0; n < 40; n++) {
+      const subscription = `sub_${n % 4}`;
+      const ids = [`id-${n}-a`, `id-${n}-b`, n === 39 ? 'id-0-a' : `id-${n}-c`];
+      ({ position } = await store.append(`usage-${subscription}`, [recorded(n % 4 === 3 ? 'org_2' : 'org_1', subscription, ...ids)], 'any'));
+    }
+    return position;
+  };
+  const asked = [...Array.from({ length: 40 }, (_, n) => [`id-${n}-a`, `id-${n}-b`, `id-${n}-c`]).flat(), 'never-sent'];
+
+  it('answers as an index holding every id in memory, before and after a restart from its snapshot, in a few runs', async () => {
+    const dir = tempDir('usage-event-id-runs');
+    const snapshot = { path: join(dir, 'usage-event-ids.snapshot'), everyIds, sealIds: 5 };
+    const store = openLog(join(dir, 'billing.sqlite'));
+    const position = await appendUsage(store);
+    const inMemory = new UsageEventIdIndex(store, silentLogger());
+    const expected = await Promise.all(['org_1', 'org_2'].map((organisation) => inMemory.subscriptionsHolding(organisation, asked)));
+    await inMemory.stop();
+    expect([expected[0]!.candidates.get('id-0-a'), expected[1]!.candidates.get('id-0-a')]).toEqual([['sub_0'], ['sub_3']]);
+
+    const first = new UsageEventIdIndex(store, silentLogger(), { snapshot });
+    await first.start();
+    expect(await Promise.all(['org_1', 'org_2'].map((organisation) => first.subscriptionsHolding(organisation, asked)))).toEqual(expected);
+    await first.stop();
+    // 120 ids in runs of 5 merged as they come: a handful of runs of doubling sizes, not 24.
+    expect(runFiles(dir).length).toBeGreaterThan(0);
+    expect(runFiles(dir).length).toBeLessThanOrEqual(6);
+    expect((await readSnapshot(snapshot.path))!.levels.runs.slice().sort()).toEqual(runFiles(dir).sort());
+
+    const readsAfter: bigint[] = [];
+    const readAll = store.readAll.bind(store);
+    store.readAll = (after, limit) => {
+      readsAfter.push(after);
+      return readAll(after, limit);
+    };
+    const second = new UsageEventIdIndex(store, silentLogger(), { snapshot });
+    expect(await Promise.all(['org_1', 'org_2'].map((organisation) => second.subscriptionsHolding(organisation, asked)))).toEqual(expected);
+    // From its snapshot: the log after it only.
+    expect(readsAfter.at(-1)).toBe(position);
+    await second.stop();
+    await store.close();
+  });
+
+  it('frees the ids of a sandbox reset held in runs', async () => {
+    const dir = tempDir('usage-event-id-runs');
+    const store = openLog(join(dir, 'billing.sqlite'));
+    await appendUsage(store);
+    await store.append('organisation-org_2', [reset('org_2')], 'any');
+    const { position } = await store.append('usage-sub_7', [recorded('org_2', 'sub_7', 'id-3-b')], 'any');
+    const index = new UsageEventIdIndex(store, silentLogger(), { snapshot: { path: join(dir, 'usage-event-ids.snapshot'), everyIds, sealIds: 5 } });
+
+    expect(await holdersOnceAt(index, position, 'org_2', ['id-3-a', 'id-3-b'])).toEqual({ candidates: new Map([['id-3-b', ['sub_7']]]), through: position });
+    expect((await index.subscriptionsHolding('org_1', ['id-0-b', 'id-1-c'])).candidates).toEqual(new Map([['id-0-b', ['sub_0']], ['id-1-c', ['sub_1']]]));
+    expect(runFiles(dir).length).toBeGreaterThan(0);
+    await index.stop();
+    await store.close();
+  });
+
+  it('reads the whole log when a run its snapshot names is missing, and deletes runs no snapshot names', async () => {
+    const dir = tempDir('usage-event-id-runs');
+    const snapshot = { path: join(dir, 'usage-event-ids.snapshot'), everyIds, sealIds: 5 };
+    const store = openLog(join(dir, 'billing.sqlite'));
+    const position = await appendUsage(store);
+    const first = new UsageEventIdIndex(store, silentLogger(), { snapshot });
+    const expected = await first.subscriptionsHolding('org_1', asked);
+    await first.stop();
+    const [lost] = (await readSnapshot(snapshot.path))!.levels.runs;
+    unlinkSync(join(dir, lost!));
+    writeFileSync(join(dir, 'usage-event-ids.snapshot.run-left-by-a-crash'), 'partial');
+
+    const warnings: unknown[] = [];
+    const logger = { ...silentLogger(), warn: (...args: unknown[]) => void warnings.push(args) } as unknown as ReturnType<typeof silentLogger>;
+    const second = new UsageEventIdIndex(store, logger, { snapshot });
+    expect(await second.subscriptionsHolding('org_1', asked)).toEqual({ ...expected, through: position });
+    expect(warnings).toEqual([[expect.objectContaining({ reason: 'a run it names is missing or not whole' }), expect.stringMatching(/snapshot ignored/)]]);
+    await second.stop();
+    expect(runFiles(dir)).not.toContain('usage-event-ids.snapshot.run-left-by-a-crash');
+    expect(runFiles(dir).sort()).toEqual((await readSnapshot(snapshot.path))!.levels.runs.slice().sort());
     await store.close();
   });
 });

@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import { readdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Fingerprint } from '../domain/shared/fingerprint';
+import { FingerprintRun } from './fingerprint-run';
+import { type FingerprintArrays, FingerprintTable } from './fingerprint-table';
+
+export type FingerprintLevelsOptions = Readonly<{
+  /** The directory its runs are written to, and the start of their file names there. */
+  directory: string;
+  prefix: string;
+  /** Pairs the table in memory holds before it is written out as a run. */
+  sealPairs: number;
+  /** Told when a run's write or merge failed (the pairs stay in memory; the next seal tries again). */
+  onError: (error: unknown) => void;
+  /** Told when its runs changed: a table written out, runs merged (what a snapshot records). */
+  onRunsChanged: () => void;
+}>;
+
+/** What a snapshot records: the table in memory (a copy) and the runs' file names. */
+export type FingerprintLevelsState = Readonly<{ table: FingerprintArrays; runs: readonly string[] }>;
+
+const concat = (a: readonly number[], b: readonly number[]) => (b.length === 0 ? a : a.length === 0 ? b : [...a, ...b]);
+
+/**
+ * (fingerprint, value) pairs in levels, as a log-structured merge tree: the newest in a table in
+ * memory; once it holds `sealPairs`, it is written out as a sorted run (a file the lookups read
+ * through a filter and a directory held in memory, about 1.5 bytes a pair against the table's
+ * 24-48), and runs of like size are merged, so a few runs of doubling sizes hold every pair. The
+ * writes and merges run one at a time, beside the lookups, which meanwhile read the full table.
+ * Without options it is the table alone.
+ */
+export class FingerprintLevels {
+  private table: FingerprintTable;
+  /** Full tables not yet written out, oldest first. */
+  private readonly sealing: FingerprintTable[] = [];
+  /** Oldest (largest) first. */
+  private readonly runs: FingerprintRun[];
+  private work: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly options: FingerprintLevelsOptions | null,
+    table: FingerprintTable,
+    runs: FingerprintRun[],
+  ) {
+    this.table = table;
+    this.runs = runs;
+  }
+
+  static empty(options: FingerprintLevelsOptions | null): FingerprintLevels {
+    return new FingerprintLevels(options, new FingerprintTable(), []);
+  }
+
+  /** The levels a snapshot recorded; null when one of its runs is missing or not whole. */
+  static restore(state: FingerprintLevelsState, options: FingerprintLevelsOptions | null): FingerprintLevels | null {
+    const runs: FingerprintRun[] = [];
+    for (const name of state.runs) {
+      const run = options ? FingerprintRun.open(join(options.directory, name)) : null;
+      if (!run) {
+        for (const opened of runs) opened.close();
+        return null;
+      }
+      runs.push(run);
+    }
+    return new FingerprintLevels(options, FingerprintTable.of(state.table), runs);
+  }
+
+  /** Adds the pair unless the table holds it already (a run may: one value of a fingerprint then shows twice). */
+  add(fingerprint: Fingerprint, value: number): void {
+    this.table.add(fingerprint, value);
+    if (this.options && this.table.size >= this.options.sealPairs) {
+      this.sealing.push(this.table);
+      this.table = new FingerprintTable();
+      void this.schedule(() => this.writeSealed());
+    }
+  }
+
+  /** The values held with the fingerprint, in no particular order. */
+  valuesOf(fingerprint: Fingerprint): readonly number[] {
+    let found = this.table.valuesOf(fingerprint);
+    for (const table of this.sealing) found = concat(found, table.valuesOf(fingerprint));
+    for (const run of this.runs) found = concat(found, run.valuesOf(fingerprint));
+    return found;
+  }
+
+  /** The pairs held in every level. */
+  get size(): number {
+    return this.table.size + this.sealing.reduce((sum, table) => sum + table.size, 0) + this.runs.reduce((sum, run) => sum + run.pairs, 0);
+  }
+
+  /** The pairs held in the table in memory. */
+  get inTable(): number {
+    return this.table.size;
+  }
+
+  /** What a snapshot records; null while a full table waits to be written out (its run's change is told). */
+  state(): FingerprintLevelsState | null {
+    if (this.sealing.length > 0) return null;
+    return { table: this.table.copy(), runs: this.runs.map((run) => run.path.slice(this.options!.directory.length + 1)) };
+  }
+
+  /** Deletes the run files neither held nor named in `kept` (a snapshot written): those merged away, or left by a crash. */
+  prune(kept: readonly string[]): Promise<void> {
+    const options = this.options;
+    if (!options) return Promise.resolve();
+    return this.schedule(async () => {
+      const held = new Set([...kept, ...this.runs.map((run) => run.path.slice(options.directory.length + 1))]);
+      const names = await readdir(options.directory);
+      for (const name of names) if (name.startsWith(options.prefix) && !held.has(name)) await unlink(join(options.directory, name)).catch(() => undefined);
+    });
+  }
+
+  /** Waits for the writes and merges under way. */
+  settled(): Promise<void> {
+    return this.work;
+  }
+
+  async close(): Promise<void> {
+    await this.work;
+    for (const run of this.runs) run.close();
+  }
+
+  private schedule(task: () => Promise<void>): Promise<void> {
+    this.work = this.work.then(task).catch((error: unknown) => this.options?.onError(error));
+    return this.work;
+  }
+
+  /** Writes out each full table, then merges the runs due. */
+  private async writeSealed(): Promise<void> {
+    const options = this.options!;
+    while (this.sealing.length > 0) {
+      const path = this.runPath();
+      await FingerprintRun.write(path, this.sealing[0]!.copy());
+      this.runs.push(this.opened(path));
+      this.sealing.shift();
+      options.onRunsChanged();
+    }
+    // Merged while the newest is at least half the one before: sizes stay doubling, the runs few.
+    while (this.runs.length >= 2 && this.runs.at(-1)!.pairs * 2 >= this.runs.at(-2)!.pairs) {
+      const pair = this.runs.slice(-2);
+      const path = this.runPath();
+      await FingerprintRun.merge(path, pair);
+      this.runs.splice(-2, 2, this.opened(path));
+      for (const run of pair) run.close();
+      options.onRunsChanged();
+    }
+  }
+
+  private runPath(): string {
+    return join(this.options!.directory, `${this.options!.prefix}${randomUUID()}`);
+  }
+
+  private opened(path: string): FingerprintRun {
+    const run = FingerprintRun.open(path);
+    if (!run) throw new Error(`the run just written cannot be read: ${path}`);
+    return run;
+  }
+}

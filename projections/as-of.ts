@@ -38,7 +38,7 @@ export const subscriptionAsOf = async (
   const events = upTo(await store.readStream(subscriptionStream(subscriptionId)));
   if (!ownedBy(events, organisationId, subscriptionId)) return null;
   // Its usage periods billed (in its usage stream) move its usage values; they run in log order with its own events.
-  const billed = upTo(await store.readStream(usageStream(subscriptionId))).filter((e) => e.type === 'UsagePeriodBilled');
+  const billed = upTo(await store.readStreamOfTypes(usageStream(subscriptionId), ['UsagePeriodBilled']));
   const context = memoryContext();
   await replay(subscriptionsProjection, [...events, ...billed].sort((a, b) => (a.position < b.position ? -1 : 1)), context);
   const subscription = (await context.get<SubscriptionDoc>(SUBSCRIPTIONS, subscriptionId)) ?? null;

@@ -20,6 +20,8 @@ export const usagePeriodDocument = z.object({
   /** Exact sum of the quantities, 4 places. */
   quantity: z.string(),
   events: z.number().int(),
+  /** The usage stream's revision of the first event in it: where a read of the events it sums starts (absent from version 3's documents). */
+  first_revision: z.number().int().optional(),
   _organisation: z.string(),
 });
 export type UsagePeriodDoc = z.infer<typeof usagePeriodDocument>;
@@ -29,7 +31,8 @@ export const usagePeriodId = (subscriptionId: string, meterId: string, periodSta
 export const usageProjection: Projection = {
   name: 'usage',
   // Version 3: without the event ids (kept in memory by `UsageEventIdIndex`); earlier generations are rebuilt without them.
-  version: 3,
+  // Version 4: with each period's first revision.
+  version: 4,
   collections: [USAGE_PERIODS],
   // Version 2 wrote each usage event id here; a data directory it made still holds them.
   retired: ['usage_event_ids'],
@@ -50,6 +53,7 @@ export const usageProjection: Projection = {
         period_end: group.periodEnd,
         quantity: formatQuantity(0n),
         events: 0,
+        first_revision: event.revision,
         _organisation: organisationId,
       };
       const added = groupQuantity(group.events);

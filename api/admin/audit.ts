@@ -74,7 +74,7 @@ export const auditRoutes = (router: Router, registry: RouteRegistry, deps: ApiDe
       const invoice = await findOwned<InvoiceDoc>(deps, INVOICES, organisation.id, params.id!, 'invoice_not_found');
       const line = invoice.lines.find((l) => l.id === params.line);
       if (!line) throw notFound('invoice_line_not_found', `Invoice ${invoice.id} has no line ${params.line!}.`, 'line');
-      const billed = line.type === 'usage' && line.meter !== null && invoice.subscription !== null ? await billedUsageEvents(deps.store, invoice.subscription, invoice.id, line.meter) : [];
+      const billed = line.type === 'usage' && line.meter !== null && invoice.subscription !== null ? await billedUsageEvents(deps.store, deps.readStore, invoice.subscription, invoice.id, line.meter) : [];
       const after = query.starting_after === undefined ? -1 : billed.findIndex((event) => event.eventId === query.starting_after);
       if (after < 0 && query.starting_after !== undefined) throw invalidParameter('starting_after', `No usage event ${query.starting_after} billed on this line to start after.`);
       const page = billed.slice(after + 1, after + 1 + query.limit);

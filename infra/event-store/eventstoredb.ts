@@ -145,6 +145,12 @@ export class EventStoreDbEventStore implements EventStore {
     return this.read(streamId, { fromRevision: BigInt(fromRevision), direction: FORWARDS, ...(limit === undefined ? {} : { maxCount: BigInt(limit) }) });
   }
 
+  /** EventStoreDB filters a stream's read by nothing but revision: the whole stream is read, and filtered here. */
+  async readStreamOfTypes(streamId: string, types: readonly string[]): Promise<StoredEvent[]> {
+    const wanted = new Set(types);
+    return (await this.readStream(streamId)).filter((event) => wanted.has(event.type));
+  }
+
   /** The client reads metadata with every event anyway: the full events serve. */
   readStreamToFold(streamId: string, fromRevision = 0): Promise<FoldedEvent[]> {
     return this.readStream(streamId, fromRevision);

@@ -74,6 +74,11 @@ export interface EventStore {
   append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** The stream's events in order, from `fromRevision`, at most `limit` of them; empty when the stream does not exist. */
   readStream(streamId: string, fromRevision?: number, limit?: number): Promise<StoredEvent[]>;
+  /**
+   * The stream's events of these types, in order (a few kinds among many: a usage stream's billed
+   * periods among its batches). The embedded log skips the others' rows without reading their data.
+   */
+  readStreamOfTypes(streamId: string, types: readonly string[]): Promise<StoredEvent[]>;
   /** The same events as `readStream`, reduced to what a fold reads (a command handler's load). */
   readStreamToFold(streamId: string, fromRevision?: number): Promise<FoldedEvent[]>;
   /** Up to `limit` events of the global log strictly after `after` (0n: from the start), in commit order. */

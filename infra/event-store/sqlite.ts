@@ -113,6 +113,11 @@ export class SqliteEventStore implements EventStore {
       readStream: db
         .prepare<[string, number, number], Row>(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND stream_position >= ? ORDER BY stream_position LIMIT ?`)
         .raw(true),
+      readStreamOfTypes: db
+        .prepare<[string, string], Row>(
+          `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND type IN (SELECT value FROM json_each(?)) ORDER BY stream_position`,
+        )
+        .raw(true),
       readStreamToFold: db
         .prepare<[string, number], FoldRow>(
           `SELECT global_position, stream_position, type, version, data FROM events
@@ -190,6 +195,10 @@ export class SqliteEventStore implements EventStore {
   readStream(streamId: string, fromRevision = 0, limit?: number): Promise<StoredEvent[]> {
     // A negative LIMIT is none.
     return Promise.resolve(this.statements.readStream.all(streamId, fromRevision, limit ?? -1).map(toStored));
+  }
+
+  readStreamOfTypes(streamId: string, types: readonly string[]): Promise<StoredEvent[]> {
+    return Promise.resolve(this.statements.readStreamOfTypes.all(streamId, JSON.stringify(types)).map(toStored));
   }
 
   readStreamToFold(streamId: string, fromRevision = 0): Promise<FoldedEvent[]> {

@@ -150,4 +150,31 @@ describe('usage billing in arrears through the API', () => {
     await request(service.app).post(`/v1/subscriptions/${sub}/end`).set(auth).send({ when: 'now', delete_unsent_invoices: true }).expect(200);
     expect((await request(service.app).get(`/v1/invoices/${invoice!.id}`).set(auth).expect(200)).body).toMatchObject({ status: 'deleted' });
   });
+
+  it('lists a later period’s billed usage events reading the usage stream from that period’s first event, not from its start', async () => {
+    const sub = await subscribe();
+    for (const id of ['y-1', 'y-2', 'y-3']) await report([usage(sub, id, 'api_calls', '10')]).expect(200);
+    clock.set(new Date('2026-04-16T10:00:00.000Z'));
+    // Revision 3, in the second period (2026-04-15 to 2026-05-15); then the first period billed (4).
+    await report([usage(sub, 'y-4', 'api_calls', '2000')]).expect(200);
+    const by = { actor: { type: 'scheduler' as const }, requestId: null };
+    await billUsagePeriod(service.services, { organisationId: orgId, subscriptionId: sub, periodStart: '2026-03-15' }, by);
+    await report([usage(sub, 'y-5', 'api_calls', '1')]).expect(200);
+    clock.set(new Date('2026-05-16T10:00:00.000Z'));
+    const { invoiceId } = await billUsagePeriod(service.services, { organisationId: orgId, subscriptionId: sub, periodStart: '2026-04-15' }, by);
+    const invoice = await until('the second period’s invoice', async () => (await request(service.app).get(`/v1/invoices/${invoiceId!}`).set(auth)).body as Invoice);
+
+    const reads = jest.spyOn(service.services.store, 'readStream');
+    try {
+      const listed = await request(service.app)
+        .get(`/admin/v1/organisations/${orgId}/invoices/${invoice.id}/lines/${invoice.lines[0]!.id}/usage_events`)
+        .set(service.admin)
+        .expect(200);
+      expect(listed.body.data.map((event: { event_id: string }) => event.event_id)).toEqual(['y-4', 'y-5']);
+      // From the period's first event (revision 3) up to its billing (revision 6), the three events between.
+      expect(reads.mock.calls.filter(([stream]) => stream === `usage-${sub}`)).toEqual([[`usage-${sub}`, 3, 3]]);
+    } finally {
+      reads.mockRestore();
+    }
+  });
 });

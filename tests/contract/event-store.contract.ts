@@ -85,6 +85,18 @@ export const describeEventStore = (name: string, open: () => Promise<EventStore>
       expect(await store.readStream(stream(), 0, 1)).toEqual([]);
     });
 
+    it('reads the events of some types of a stream, in order, as readStream gives them', async () => {
+      const id = stream();
+      const other = stream();
+      await store.append(id, [testEvent('A', { n: 1 }), testEvent('B'), testEvent('C', { n: 3 })], 'no_stream');
+      await store.append(other, [testEvent('A', { n: 9 })], 'no_stream');
+      await store.append(id, [testEvent('A', { n: 4 })], 2);
+      const full = await store.readStream(id);
+      expect(await store.readStreamOfTypes(id, ['A', 'C'])).toEqual(full.filter((e) => e.type !== 'B'));
+      expect(await store.readStreamOfTypes(id, ['Z'])).toEqual([]);
+      expect(await store.readStreamOfTypes(stream(), ['A'])).toEqual([]);
+    });
+
     it('reads a stream to fold as readStream does, from a revision, without what a fold does not need', async () => {
       const id = stream();
       await store.append(id, [testEvent('A', { n: 1 }), testEvent('B', { nested: { list: [2] } }), testEvent('C')], 'no_stream');

@@ -149,6 +149,7 @@ describe('usage event id index snapshots', () => {
     const spaced: EventStore = {
       append: (streamId, events, expected) => store.append(streamId, events, expected),
       readStream: (streamId, from) => store.readStream(streamId, from),
+      readStreamOfTypes: (streamId, types) => store.readStreamOfTypes(streamId, types),
       readStreamToFold: (streamId, from) => store.readStreamToFold(streamId, from),
       close: () => store.close(),
       readAll: async (after, limit) => {

@@ -14,7 +14,7 @@ const usage = (eventId: string, quantity: string, meter = 'calls', periodStart =
   periodEnd,
 });
 const recorded = (subscriptionId: string, ...events: ReturnType<typeof usage>[]) => ({ type: 'UsageRecorded', data: usageRecordedData(subscriptionId, 'org_1', '2026-02-10T00:00:00.000Z', events) });
-const period = (subscription: string, meter: string, periodStart: string, periodEnd: string, quantity: string, events: number) => ({
+const period = (subscription: string, meter: string, periodStart: string, periodEnd: string, quantity: string, events: number, firstRevision: number) => ({
   id: `${subscription}:mtr_${meter}:${periodStart}`,
   subscription,
   meter: `mtr_${meter}`,
@@ -23,12 +23,14 @@ const period = (subscription: string, meter: string, periodStart: string, period
   period_end: periodEnd,
   quantity,
   events,
+  first_revision: firstRevision,
   _organisation: 'org_1',
 });
 
 describe('usage projection: given events, then documents', () => {
   it('keeps one total per subscription, meter and period, summed exactly', async () => {
     // calls in February: 12.5 + 0.0001 + 7 = 19.5001 over 3 events; 3 in March; storage 0.25 in February.
+    // Each keeps the revision of the first event in it (here the given events' order).
     await spec
       .given([
         recorded('sub_1', usage('a', '12.5000'), usage('b', '0.0001'), usage('c', '0.2500', 'storage')),
@@ -36,10 +38,10 @@ describe('usage projection: given events, then documents', () => {
         recorded('sub_2', usage('f', '1.0000')),
       ])
       .then(USAGE_PERIODS, [
-        period('sub_1', 'calls', '2026-02-01', '2026-03-01', '19.5001', 3),
-        period('sub_1', 'calls', '2026-03-01', '2026-04-01', '3.0000', 1),
-        period('sub_1', 'storage', '2026-02-01', '2026-03-01', '0.2500', 1),
-        period('sub_2', 'calls', '2026-02-01', '2026-03-01', '1.0000', 1),
+        period('sub_1', 'calls', '2026-02-01', '2026-03-01', '19.5001', 3, 0),
+        period('sub_1', 'calls', '2026-03-01', '2026-04-01', '3.0000', 1, 1),
+        period('sub_1', 'storage', '2026-02-01', '2026-03-01', '0.2500', 1, 0),
+        period('sub_2', 'calls', '2026-02-01', '2026-03-01', '1.0000', 1, 2),
       ]);
   });
 

@@ -1,10 +1,10 @@
+import { basename, dirname } from 'node:path';
 import { decodeEvent } from '../domain/decode-event';
 import type { SandboxReset } from '../domain/organisation/events';
 import type { UsageRecorded } from '../domain/usage/events';
 import type { EventStore, StoredEvent } from '../infra/event-store/port';
 import { type AppendsFollowed, followAppends } from '../infra/follow-appends';
 import type { Logger } from '../infra/logger';
-import { basename, dirname } from 'node:path';
 import { fingerprintOf } from '../domain/shared/fingerprint';
 import { FingerprintLevels, type FingerprintLevelsOptions } from './fingerprint-levels';
 import { readSnapshot, type UsageEventIdState, writeSnapshot } from './usage-event-id-snapshot';
@@ -47,8 +47,9 @@ export type UsageEventIdIndexOptions = Readonly<{
  * A fingerprint match names a subscription that may hold the id: the subscription's usage stream
  * says for sure. A sandbox reset frees its organisation's ids (the subscriptions before it hold none).
  * With a snapshot, a start reads it (when the log holds the event it ends at) and the log after it.
- * With `sealIds`, the ids past it go to sorted runs on disk (`FingerprintLevels`): memory holds
- * about 1.5 bytes an id there instead of 24-48, and a lookup of an absent id mostly reads nothing.
+ * With a snapshot, the ids past `sealIds` go to sorted runs on disk beside it (`FingerprintLevels`):
+ * memory holds about 1.5 bytes an id there instead of 24-48, and a lookup of an absent id mostly
+ * reads nothing.
  */
 export class UsageEventIdIndex {
   private levels: FingerprintLevels;

@@ -13,9 +13,12 @@ export type FingerprintLevelsOptions = Readonly<{
   sealPairs: number;
   /** Told when a run's write or merge failed (the pairs stay in memory; the next seal tries again). */
   onError: (error: unknown) => void;
-  /** Told when its runs changed: a table written out, runs merged (what a snapshot records). */
-  onRunsChanged: () => void;
+  /** Told when its runs changed (what a snapshot records): a table written out, or runs merged. */
+  onRunsChanged: (change: RunsChange) => void;
 }>;
+
+/** A change of the runs: how many pairs the new run holds, how long it took, and the runs there are now. */
+export type RunsChange = Readonly<{ change: 'written' | 'merged'; pairs: number; ms: number; runs: number }>;
 
 /** What a snapshot records: the table in memory (a copy) and the runs' file names. */
 export type FingerprintLevelsState = Readonly<{ table: FingerprintArrays; runs: readonly string[] }>;
@@ -129,20 +132,24 @@ export class FingerprintLevels {
   private async writeSealed(): Promise<void> {
     const options = this.options!;
     while (this.sealing.length > 0) {
+      const started = performance.now();
       const path = this.runPath();
       await FingerprintRun.write(path, this.sealing[0]!.copy());
-      this.runs.push(this.opened(path));
+      const run = this.opened(path);
+      this.runs.push(run);
       this.sealing.shift();
-      options.onRunsChanged();
+      options.onRunsChanged({ change: 'written', pairs: run.pairs, ms: Math.round(performance.now() - started), runs: this.runs.length });
     }
     // Merged while the newest is at least half the one before: sizes stay doubling, the runs few.
     while (this.runs.length >= 2 && this.runs.at(-1)!.pairs * 2 >= this.runs.at(-2)!.pairs) {
+      const started = performance.now();
       const pair = this.runs.slice(-2);
       const path = this.runPath();
       await FingerprintRun.merge(path, pair);
-      this.runs.splice(-2, 2, this.opened(path));
+      const merged = this.opened(path);
+      this.runs.splice(-2, 2, merged);
       for (const run of pair) run.close();
-      options.onRunsChanged();
+      options.onRunsChanged({ change: 'merged', pairs: merged.pairs, ms: Math.round(performance.now() - started), runs: this.runs.length });
     }
   }
 

@@ -189,7 +189,10 @@ export class UsageEventIdIndex {
       prefix: `${basename(snapshot.path)}.run-`,
       sealPairs: snapshot.sealIds ?? SEAL_IDS,
       onError: (error) => this.logger.error({ err: error }, 'usage event id index: writing a run failed; its ids stay in memory'),
-      onRunsChanged: () => this.requestSnapshot(),
+      onRunsChanged: (change) => {
+        this.logger.info(change, change.change === 'written' ? 'usage event ids written out as a run' : 'usage event id runs merged');
+        this.requestSnapshot();
+      },
     };
   }
 

@@ -1,15 +1,15 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fingerprintOf } from '../../domain/shared/fingerprint';
-import { FingerprintLevels, type FingerprintLevelsOptions } from '../../projections/fingerprint-levels';
+import { FingerprintLevels, type FingerprintLevelsOptions, type RunsChange } from '../../projections/fingerprint-levels';
 import { tempDir } from '../support/test-service';
 
-const levelsIn = (directory: string, told: { errors: unknown[]; changes: number }): FingerprintLevelsOptions => ({
+const levelsIn = (directory: string, told: { errors: unknown[]; changes: RunsChange[] }): FingerprintLevelsOptions => ({
   directory,
   prefix: 'ids.run-',
   sealPairs: 10,
   onError: (error) => void told.errors.push(error),
-  onRunsChanged: () => void told.changes++,
+  onRunsChanged: (change) => void told.changes.push(change),
 });
 const addIds = (levels: FingerprintLevels, from: number, to: number) => {
   for (let n = from; n < to; n++) levels.add(fingerprintOf(`id-${n}`), n % 7);
@@ -18,7 +18,7 @@ const addIds = (levels: FingerprintLevels, from: number, to: number) => {
 describe('fingerprint levels', () => {
   it('writes each full table out as a run and merges the runs, answering as before throughout', async () => {
     const dir = tempDir('fingerprint-levels');
-    const told = { errors: [] as unknown[], changes: 0 };
+    const told = { errors: [] as unknown[], changes: [] as RunsChange[] };
     const levels = FingerprintLevels.empty(levelsIn(dir, told));
     addIds(levels, 0, 10);
     // Before the write finishes, the full table answers.
@@ -36,8 +36,25 @@ describe('fingerprint levels', () => {
     // Nine tables of 10, each merged while the newest run is at least half the one before: 80 and 10.
     const { runs } = levels.state()!;
     expect(runs).toHaveLength(2);
-    // Told of each of the nine runs and seven merges.
-    expect(told.changes).toBe(9 + 7);
+    // Told of each of the nine runs and seven merges, with the runs there were after each.
+    expect(told.changes.map(({ change, pairs, runs }) => [change, pairs, runs])).toEqual([
+      ['written', 10, 1],
+      ['written', 10, 2],
+      ['merged', 20, 1],
+      ['written', 10, 2],
+      ['merged', 30, 1],
+      ['written', 10, 2],
+      ['written', 10, 3],
+      ['merged', 20, 2],
+      ['merged', 50, 1],
+      ['written', 10, 2],
+      ['written', 10, 3],
+      ['merged', 20, 2],
+      ['written', 10, 3],
+      ['merged', 30, 2],
+      ['merged', 80, 1],
+      ['written', 10, 2],
+    ]);
     expect(told.errors).toEqual([]);
     await levels.prune(runs);
     expect(readdirSync(dir).sort()).toEqual([...runs].sort());
@@ -46,7 +63,7 @@ describe('fingerprint levels', () => {
 
   it('keeps a table it could not write out in memory, answering from it, and writes it with the next', async () => {
     const dir = join(tempDir('fingerprint-levels'), 'not-yet');
-    const told = { errors: [] as unknown[], changes: 0 };
+    const told = { errors: [] as unknown[], changes: [] as RunsChange[] };
     const levels = FingerprintLevels.empty(levelsIn(dir, told));
     addIds(levels, 0, 12);
     await levels.settled();
@@ -66,7 +83,7 @@ describe('fingerprint levels', () => {
 
   it('restores what a state named, and nothing when one of its runs is gone', async () => {
     const dir = tempDir('fingerprint-levels');
-    const told = { errors: [] as unknown[], changes: 0 };
+    const told = { errors: [] as unknown[], changes: [] as RunsChange[] };
     const levels = FingerprintLevels.empty(levelsIn(dir, told));
     addIds(levels, 0, 25);
     await levels.settled();

@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { decodeEvent, encodeEvent } from '../domain/decode-event';
 import type { Decider, DomainEvent } from '../domain/shared/decider';
 import { type EventMetadata, type EventStore, WrongExpectedRevision } from '../infra/event-store/port';
@@ -28,6 +28,13 @@ const MAX_ATTEMPTS = 5;
 /** A short, jittered pause before retrying a version conflict, so racing writers do not collide again in lockstep. */
 const conflictBackoff = (attempt: number) => sleep(Math.floor(Math.random() * 10 * attempt) + 2);
 
+/**
+ * Events a load reads and folds at a time. A stream longer than this (a usage stream of a lifetime
+ * of batches, cold after a restart) is folded a page at a time, the loop turning between pages: a
+ * page's texts held at once, not the whole stream's, and other requests served meanwhile.
+ */
+export const FOLD_PAGE = 250;
+
 /** Folds the stream from the start, or only the events after `from` onto its state. */
 export const loadState = async <State, Event extends DomainEvent>(
   store: EventStore,
@@ -35,12 +42,18 @@ export const loadState = async <State, Event extends DomainEvent>(
   decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
   from?: Loaded<State>,
 ): Promise<Loaded<State>> => {
-  const after = from && from.revision !== 'no_stream' ? from.revision + 1 : 0;
-  const stored = await store.readStreamToFold(streamId, after);
-  const state = stored.map(decodeEvent).reduce((s, e) => decider.evolve(s, e as unknown as Event), from ? from.state : decider.initialState());
-  const last = stored[stored.length - 1];
-  const position = last ? last.position : from?.position;
-  return { state, revision: last ? last.revision : (from?.revision ?? 'no_stream'), ...(position === undefined ? {} : { position }) };
+  let state = from ? from.state : decider.initialState();
+  let revision = from?.revision ?? 'no_stream';
+  let position = from?.position;
+  for (;;) {
+    const page = await store.readStreamToFold(streamId, revision === 'no_stream' ? 0 : revision + 1, FOLD_PAGE);
+    for (const event of page) state = decider.evolve(state, decodeEvent(event) as unknown as Event);
+    const last = page.at(-1);
+    if (last) ({ revision, position } = last);
+    if (page.length < FOLD_PAGE) break;
+    await nextTurn();
+  }
+  return { state, revision, ...(position === undefined ? {} : { position }) };
 };
 
 /**

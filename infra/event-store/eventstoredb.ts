@@ -152,8 +152,8 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /** The client reads metadata with every event anyway: the full events serve. */
-  readStreamToFold(streamId: string, fromRevision = 0): Promise<FoldedEvent[]> {
-    return this.readStream(streamId, fromRevision);
+  readStreamToFold(streamId: string, fromRevision = 0, limit?: number): Promise<FoldedEvent[]> {
+    return this.readStream(streamId, fromRevision, limit);
   }
 
   private async read(streamId: string, options: ReadStreamOptions): Promise<StoredEvent[]> {

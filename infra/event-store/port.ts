@@ -80,7 +80,7 @@ export interface EventStore {
    */
   readStreamOfTypes(streamId: string, types: readonly string[]): Promise<StoredEvent[]>;
   /** The same events as `readStream`, reduced to what a fold reads (a command handler's load). */
-  readStreamToFold(streamId: string, fromRevision?: number): Promise<FoldedEvent[]>;
+  readStreamToFold(streamId: string, fromRevision?: number, limit?: number): Promise<FoldedEvent[]>;
   /** Up to `limit` events of the global log strictly after `after` (0n: from the start), in commit order. */
   readAll(after: bigint, limit: number): Promise<StoredEvent[]>;
   /** Position of the last event in the global log (0n when empty). */

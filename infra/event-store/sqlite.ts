@@ -119,9 +119,9 @@ export class SqliteEventStore implements EventStore {
         )
         .raw(true),
       readStreamToFold: db
-        .prepare<[string, number], FoldRow>(
+        .prepare<[string, number, number], FoldRow>(
           `SELECT global_position, stream_position, type, version, data FROM events
-           WHERE stream_id = ? AND stream_position >= ? ORDER BY stream_position`,
+           WHERE stream_id = ? AND stream_position >= ? ORDER BY stream_position LIMIT ?`,
         )
         .raw(true),
       readAll: db
@@ -201,8 +201,8 @@ export class SqliteEventStore implements EventStore {
     return Promise.resolve(this.statements.readStreamOfTypes.all(streamId, JSON.stringify(types)).map(toStored));
   }
 
-  readStreamToFold(streamId: string, fromRevision = 0): Promise<FoldedEvent[]> {
-    return Promise.resolve(this.statements.readStreamToFold.all(streamId, fromRevision).map(toFolded));
+  readStreamToFold(streamId: string, fromRevision = 0, limit?: number): Promise<FoldedEvent[]> {
+    return Promise.resolve(this.statements.readStreamToFold.all(streamId, fromRevision, limit ?? -1).map(toFolded));
   }
 
   /** Up to `limit` events of these types after `after` and up to `upTo`, in order: a replay of some read models skips the others' rows unread. */

@@ -106,6 +106,8 @@ export const describeEventStore = (name: string, open: () => Promise<EventStore>
         full.map(({ type, version, data, revision, position }) => ({ type, version, data, revision, position })),
       );
       expect(folded.map((e) => e.type)).toEqual(['B', 'C']);
+      expect((await store.readStreamToFold(id, 0, 2)).map((e) => e.type)).toEqual(['A', 'B']);
+      expect((await store.readStreamToFold(id, 2, 2)).map((e) => e.type)).toEqual(['C']);
       expect(await store.readStreamToFold(stream())).toEqual([]);
     });
 

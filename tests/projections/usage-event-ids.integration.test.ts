@@ -150,7 +150,7 @@ describe('usage event id index snapshots', () => {
       append: (streamId, events, expected) => store.append(streamId, events, expected),
       readStream: (streamId, from) => store.readStream(streamId, from),
       readStreamOfTypes: (streamId, types) => store.readStreamOfTypes(streamId, types),
-      readStreamToFold: (streamId, from) => store.readStreamToFold(streamId, from),
+      readStreamToFold: (streamId, from, limit) => store.readStreamToFold(streamId, from, limit),
       close: () => store.close(),
       readAll: async (after, limit) => {
         if (after % SPACING !== 0n) throw new Error(`no event at position ${after}`);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readdir, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Fingerprint } from '../domain/shared/fingerprint';
 import { FingerprintRun } from './fingerprint-run';
 import { type FingerprintArrays, FingerprintTable } from './fingerprint-table';
@@ -99,7 +99,7 @@ export class FingerprintLevels {
   /** What a snapshot records; null while a full table waits to be written out (its run's change is told). */
   state(): FingerprintLevelsState | null {
     if (this.sealing.length > 0) return null;
-    return { table: this.table.copy(), runs: this.runs.map((run) => run.path.slice(this.options!.directory.length + 1)) };
+    return { table: this.table.copy(), runs: this.runs.map((run) => basename(run.path)) };
   }
 
   /** Deletes the run files neither held nor named in `kept` (a snapshot written): those merged away, or left by a crash. */
@@ -107,7 +107,7 @@ export class FingerprintLevels {
     const options = this.options;
     if (!options) return Promise.resolve();
     return this.schedule(async () => {
-      const held = new Set([...kept, ...this.runs.map((run) => run.path.slice(options.directory.length + 1))]);
+      const held = new Set([...kept, ...this.runs.map((run) => basename(run.path))]);
       const names = await readdir(options.directory);
       for (const name of names) if (name.startsWith(options.prefix) && !held.has(name)) await unlink(join(options.directory, name)).catch(() => undefined);
     });

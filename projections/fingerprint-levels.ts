@@ -29,9 +29,9 @@ const concat = (a: readonly number[], b: readonly number[]) => (b.length === 0 ?
  * (fingerprint, value) pairs in levels, as a log-structured merge tree: the newest in a table in
  * memory; once it holds `sealPairs`, it is written out as a sorted run (a file the lookups read
  * through a filter and a directory held in memory, about 1.5 bytes a pair against the table's
- * 24-48), and runs of like size are merged, so a few runs of doubling sizes hold every pair. The
- * writes and merges run one at a time, beside the lookups, which meanwhile read the full table.
- * Without options it is the table alone.
+ * 24-48), and the newest runs are merged while together at least half the one before, so a few
+ * runs of doubling sizes hold every pair. The writes and merges run one at a time, beside the
+ * lookups, which meanwhile read the full table. Without options it is the table alone.
  */
 export class FingerprintLevels {
   private table: FingerprintTable;
@@ -40,6 +40,8 @@ export class FingerprintLevels {
   /** Oldest (largest) first. */
   private readonly runs: FingerprintRun[];
   private work: Promise<void> = Promise.resolve();
+  /** While held, full tables are written out but runs not merged (a start reading the log, which merges would slow). */
+  private mergesHeld = false;
 
   private constructor(
     private readonly options: FingerprintLevelsOptions | null,
@@ -113,6 +115,17 @@ export class FingerprintLevels {
     });
   }
 
+  /** Holds merges until `mergeDue`: runs pile up meanwhile, each written once. */
+  holdMerges(): void {
+    this.mergesHeld = true;
+  }
+
+  /** Merges the runs due, and from now on as they come. */
+  mergeDue(): void {
+    this.mergesHeld = false;
+    if (this.options) void this.schedule(() => this.mergeRuns());
+  }
+
   /** Waits for the writes and merges under way. */
   settled(): Promise<void> {
     return this.work;
@@ -128,7 +141,7 @@ export class FingerprintLevels {
     return this.work;
   }
 
-  /** Writes out each full table, then merges the runs due. */
+  /** Writes out each full table, then merges the runs due (unless merges are held). */
   private async writeSealed(): Promise<void> {
     const options = this.options!;
     while (this.sealing.length > 0) {
@@ -140,17 +153,27 @@ export class FingerprintLevels {
       this.sealing.shift();
       options.onRunsChanged({ change: 'written', pairs: run.pairs, ms: Math.round(performance.now() - started), runs: this.runs.length });
     }
-    // Merged while the newest is at least half the one before: sizes stay doubling, the runs few.
-    while (this.runs.length >= 2 && this.runs.at(-1)!.pairs * 2 >= this.runs.at(-2)!.pairs) {
-      const started = performance.now();
-      const pair = this.runs.slice(-2);
-      const path = this.runPath();
-      await FingerprintRun.merge(path, pair);
-      const merged = this.opened(path);
-      this.runs.splice(-2, 2, merged);
-      for (const run of pair) run.close();
-      options.onRunsChanged({ change: 'merged', pairs: merged.pairs, ms: Math.round(performance.now() - started), runs: this.runs.length });
-    }
+    if (!this.mergesHeld) await this.mergeRuns();
+  }
+
+  /**
+   * Merges the newest runs into one while together they are at least half the run before them, so
+   * sizes stay doubling and the runs few (about log2 of the pairs over `sealPairs`); runs piled up
+   * while merges were held are merged in one pass, each pair written once.
+   */
+  private async mergeRuns(): Promise<void> {
+    let first = this.runs.length - 1;
+    let pairs = this.runs[first]?.pairs ?? 0;
+    while (first > 0 && pairs * 2 >= this.runs[first - 1]!.pairs) pairs += this.runs[--first]!.pairs;
+    if (first >= this.runs.length - 1) return;
+    const started = performance.now();
+    const merging = this.runs.slice(first);
+    const path = this.runPath();
+    await FingerprintRun.merge(path, merging);
+    const merged = this.opened(path);
+    this.runs.splice(first, merging.length, merged);
+    for (const run of merging) run.close();
+    this.options!.onRunsChanged({ change: 'merged', pairs: merged.pairs, ms: Math.round(performance.now() - started), runs: this.runs.length });
   }
 
   private runPath(): string {

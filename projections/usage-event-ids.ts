@@ -127,7 +127,10 @@ export class UsageEventIdIndex {
   private async open(): Promise<void> {
     const started = performance.now();
     const snapshot = await this.readSnapshot();
+    // Runs written while the log is read are merged once it is: a merge would slow the read it runs beside.
+    this.levels.holdMerges();
     await this.follow();
+    this.levels.mergeDue();
     this.logger.info(
       {
         ids: this.levels.size,

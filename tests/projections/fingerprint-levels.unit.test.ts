@@ -33,10 +33,10 @@ describe('fingerprint levels', () => {
     expect(levels.inTable).toBe(5);
     for (let n = 0; n < 95; n++) expect(levels.valuesOf(fingerprintOf(`id-${n}`))).toEqual([n % 7]);
     expect(levels.valuesOf(fingerprintOf('id-95'))).toEqual([]);
-    // Nine tables of 10, each merged while the newest run is at least half the one before: 80 and 10.
+    // Nine tables of 10, the newest runs merged while together at least half the one before: 80 and 10
+    // (a merge of three runs in one pass, each pair written once).
     const { runs } = levels.state()!;
     expect(runs).toHaveLength(2);
-    // Told of each of the nine runs and seven merges, with the runs there were after each.
     expect(told.changes.map(({ change, pairs, runs }) => [change, pairs, runs])).toEqual([
       ['written', 10, 1],
       ['written', 10, 2],
@@ -45,19 +45,32 @@ describe('fingerprint levels', () => {
       ['merged', 30, 1],
       ['written', 10, 2],
       ['written', 10, 3],
-      ['merged', 20, 2],
       ['merged', 50, 1],
       ['written', 10, 2],
       ['written', 10, 3],
       ['merged', 20, 2],
       ['written', 10, 3],
-      ['merged', 30, 2],
       ['merged', 80, 1],
       ['written', 10, 2],
     ]);
     expect(told.errors).toEqual([]);
     await levels.prune(runs);
     expect(readdirSync(dir).sort()).toEqual([...runs].sort());
+    await levels.close();
+  });
+
+  it('holds merges while asked, then merges the runs piled up in one pass', async () => {
+    const told = { errors: [] as unknown[], changes: [] as RunsChange[] };
+    const levels = FingerprintLevels.empty(levelsIn(tempDir('fingerprint-levels'), told));
+    levels.holdMerges();
+    addIds(levels, 0, 50);
+    await levels.settled();
+    expect(levels.state()!.runs).toHaveLength(5);
+    levels.mergeDue();
+    await levels.settled();
+
+    expect(told.changes.map(({ change, pairs, runs }) => [change, pairs, runs])).toEqual([...Array.from({ length: 5 }, (_, n) => ['written', 10, n + 1]), ['merged', 50, 1]]);
+    for (let n = 0; n < 50; n++) expect(levels.valuesOf(fingerprintOf(`id-${n}`))).toEqual([n % 7]);
     await levels.close();
   });
 

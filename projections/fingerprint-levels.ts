@@ -147,7 +147,8 @@ export class FingerprintLevels {
     while (this.sealing.length > 0) {
       const started = performance.now();
       const path = this.runPath();
-      await FingerprintRun.write(path, this.sealing[0]!.copy());
+      // A full table takes no more pairs: its arrays are read as they are.
+      await FingerprintRun.write(path, this.sealing[0]!.contents());
       const run = this.opened(path);
       this.runs.push(run);
       this.sealing.shift();

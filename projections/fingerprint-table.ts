@@ -29,6 +29,11 @@ export class FingerprintTable {
     return { high: this.high.slice(), low: this.low.slice(), values: this.values.slice(), used: this.used };
   }
 
+  /** Its three arrays as they are, not copied: for a table that no longer changes. */
+  contents(): FingerprintArrays {
+    return { high: this.high, low: this.low, values: this.values, used: this.used };
+  }
+
   /** A table holding what `copy` gave (the arrays are taken, not copied). */
   static of(arrays: FingerprintArrays): FingerprintTable {
     const { high, low, values, used } = arrays;

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadState } from '../commands/handle';
 import { usageDecider } from '../domain/usage/decider';
-import { usageRecordedData, usageStream } from '../domain/usage/events';
+import { usageStream } from '../domain/usage/events';
 import { SqliteEventStore } from '../infra/event-store/sqlite';
 import { openDatabase } from '../infra/sqlite/open-database';
-import { appendedEvent } from './appended-event';
 import { loopGaps } from './loop-gaps';
+import { usageBatchAppended } from './usage-batch';
 
 export type UsageFoldFigures = Readonly<{
   batches: number;
@@ -22,7 +22,6 @@ export type UsageFoldFigures = Readonly<{
 }>;
 
 const PER_BATCH = 100;
-const NOW = '2026-02-10T00:00:00.000Z';
 
 /**
  * What the first usage batch of a subscription whose kept state a restart lost costs before it is
@@ -35,20 +34,9 @@ export const usageFoldBench = async (batches: number): Promise<UsageFoldFigures>
   const db = openDatabase(join(dataDir, 'billing.sqlite'));
   const store = new SqliteEventStore(db);
   const stream = usageStream('sub_bench');
-  const metadata = { organisationId: 'org_bench', livemode: true, businessTime: NOW, recordedTime: NOW, actor: { type: 'system' as const }, requestId: null, causationId: null, correlationId: null };
   const appendMany = db.transaction((count: number) => {
     for (let k = 0; k < count; k++) {
-      const events = Array.from({ length: PER_BATCH }, () => ({
-        eventId: randomUUID(),
-        meterId: 'mtr_calls',
-        meterCode: 'api_calls',
-        quantity: '1.0000',
-        timestamp: NOW,
-        timestampSent: false,
-        periodStart: '2026-02-01',
-        periodEnd: '2026-03-01',
-      }));
-      void store.append(stream, [appendedEvent('UsageRecorded', usageRecordedData('sub_bench', 'org_bench', NOW, events), metadata)], 'any');
+      void store.append(stream, [usageBatchAppended('sub_bench', Array.from({ length: PER_BATCH }, () => randomUUID()))], 'any');
     }
   });
   for (let done = 0; done < batches; done += 1000) appendMany(Math.min(1000, batches - done));

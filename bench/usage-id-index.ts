@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { usageRecordedData } from '../domain/usage/events';
+import { usageStream } from '../domain/usage/events';
 import { SqliteEventStore } from '../infra/event-store/sqlite';
 import { silentLogger } from '../infra/logger';
 import { openDatabase } from '../infra/sqlite/open-database';
 import { UsageEventIdIndex } from '../projections/usage-event-ids';
-import { appendedEvent } from './appended-event';
+import { usageBatchAppended } from './usage-batch';
 
 export type UsageIdIndexFigures = Readonly<{
   ids: number;
@@ -29,7 +29,6 @@ export type UsageIdIndexFigures = Readonly<{
 
 const PER_EVENT = 100;
 const SUBSCRIPTIONS = 1000;
-const NOW = '2026-02-10T00:00:00.000Z';
 
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
@@ -41,9 +40,6 @@ const held = async () => {
   const { heapUsed, arrayBuffers } = process.memoryUsage();
   return heapUsed + arrayBuffers;
 };
-
-const batchOf = (ids: readonly string[]) =>
-  ids.map((eventId) => ({ eventId, meterId: 'mtr_calls', meterCode: 'api_calls', quantity: '1.0000', timestamp: NOW, timestampSent: false, periodStart: '2026-02-01', periodEnd: '2026-03-01' }));
 
 /**
  * What the usage event id index costs a service that starts on a log holding `ids` random (UUID)
@@ -62,9 +58,7 @@ export const usageIdIndexBench = async (ids: number): Promise<UsageIdIndexFigure
       const batch = Array.from({ length: PER_EVENT }, () => randomUUID());
       if (k % 100 === 0) stored.push(...batch);
       const subscriptionId = `sub_bench${k % SUBSCRIPTIONS}`;
-      const data = usageRecordedData(subscriptionId, 'org_bench', NOW, batchOf(batch));
-      const metadata = { organisationId: 'org_bench', livemode: true, businessTime: NOW, recordedTime: NOW, actor: { type: 'system' as const }, requestId: null, causationId: null, correlationId: null };
-      void store.append(`usage-${subscriptionId}`, [appendedEvent('UsageRecorded', data, metadata)], 'any');
+      void store.append(usageStream(subscriptionId), [usageBatchAppended(subscriptionId, batch)], 'any');
     }
   });
   for (let k = 0; k < events; k += 1000) appendMany(k, Math.min(k + 1000, events));

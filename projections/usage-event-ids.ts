@@ -183,7 +183,7 @@ export class UsageEventIdIndex {
     });
   }
 
-  /** Where the levels write their runs: beside the snapshot, with sealing asked for. */
+  /** Where the levels write their runs: beside the snapshot (none without one: the table alone). */
   private levelsOptions(): FingerprintLevelsOptions | null {
     const snapshot = this.options.snapshot;
     if (!snapshot) return null;

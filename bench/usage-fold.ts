@@ -50,7 +50,7 @@ export const usageFoldBench = async (batches: number): Promise<UsageFoldFigures>
   const { state } = await loadState(store, stream, usageDecider);
   const foldMs = performance.now() - started;
   const longestStallMs = gaps.stop();
-  if (state.seen.size !== batches * PER_BATCH) throw new Error(`the fold kept ${state.seen.size} ids, not ${batches * PER_BATCH}`);
+  if (state.ids.seen.size !== batches * PER_BATCH) throw new Error(`the fold kept ${state.ids.seen.size} ids, not ${batches * PER_BATCH}`);
   await store.close();
   rmSync(dataDir, { recursive: true, force: true });
   return { batches, ids: batches * PER_BATCH, scanMs, foldMs, longestStallMs };

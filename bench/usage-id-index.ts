@@ -83,7 +83,7 @@ export const usageIdIndexBench = async (ids: number): Promise<UsageIdIndexFigure
   const time = async (eventIds: readonly string[]) => {
     const rounds = 2000;
     const begun = performance.now();
-    for (let round = 0; round < rounds; round++) await index.subscriptionsHolding('org_bench', eventIds);
+    for (let round = 0; round < rounds; round++) await index.holdersOf('org_bench', 'sub_bench', eventIds);
     return ((performance.now() - begun) * 1000) / rounds;
   };
   const lookupNewUs = await time(Array.from({ length: PER_EVENT }, () => randomUUID()));

@@ -1,3 +1,5 @@
+import type { UsageIdHolder } from '../domain/usage/state';
+
 /**
  * The facts a command needs that no single stream holds, answered from read models. Eventually
  * consistent: a burst of writes may be counted one or two behind, so a plan limit can be overshot
@@ -11,14 +13,21 @@ export type Lookups = Readonly<{
   /** The customer already linked to an accounting contact, if any. */
   customerWithContact(organisationId: string, accountingContactId: string): Promise<string | null>;
   /**
-   * The subscriptions that may hold each of these usage event ids: every one that does (as of the
-   * log position the answer includes everything up to), and rarely one that does not (the lookup
-   * compares 64-bit fingerprints): the subscription's usage stream says for sure.
+   * The usage batches (a subscription's usage stream and a revision) that may hold each of these
+   * event ids: every one that does as of the log position the answer includes everything up to,
+   * and rarely one that does not (the lookup compares 64-bit fingerprints): the event says for sure.
+   * With the last revision of `subscriptionId`'s usage stream the answer includes.
    */
-  usageEventSubscriptions(organisationId: string, eventIds: readonly string[]): Promise<UsageEventSubscriptions>;
+  usageEventHolders(organisationId: string, subscriptionId: string, eventIds: readonly string[]): Promise<UsageEventHolders>;
   webhookEndpointCount(organisationId: string): Promise<number>;
   /** The ids of what a sandbox copies from its live organisation. */
   copyable(organisationId: string): Promise<Readonly<Record<'meters' | 'plans' | 'charges' | 'customers' | 'subscriptions', readonly string[]>>>;
 }>;
 
-export type UsageEventSubscriptions = Readonly<{ candidates: ReadonlyMap<string, readonly string[]>; through: bigint }>;
+export type UsageEventHolders = Readonly<{
+  holders: ReadonlyMap<string, readonly UsageIdHolder[]>;
+  /** The log position the answer includes everything up to. */
+  through: bigint;
+  /** The last revision of the subscription's usage stream it includes (-1: none). */
+  readThrough: number;
+}>;

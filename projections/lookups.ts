@@ -22,7 +22,7 @@ export const readModelLookups = (readStore: ReadStore, usageEventIds: UsageEvent
       ]);
       return owner?.id ?? null;
     },
-    usageEventSubscriptions: (organisationId: string, eventIds: readonly string[]) => usageEventIds.subscriptionsHolding(organisationId, eventIds),
+    usageEventHolders: (organisationId: string, subscriptionId: string, eventIds: readonly string[]) => usageEventIds.holdersOf(organisationId, subscriptionId, eventIds),
     webhookEndpointCount: (organisationId: string) => readStore.count(WEBHOOK_ENDPOINTS, [ofOrganisation(organisationId)]),
     copyable: async (organisationId: string) => {
       const ids = async (collection: string) => (await readStore.findAll(collection, [ofOrganisation(organisationId)])).map((doc) => doc.id);

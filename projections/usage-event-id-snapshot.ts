@@ -1,5 +1,6 @@
 import { open, readFile, rename } from 'node:fs/promises';
 import type { FingerprintLevelsState } from './fingerprint-levels';
+import type { UsageBatchArrays } from './usage-batches';
 
 /** What the usage event id index holds at one log position. */
 export type UsageEventIdState = Readonly<{
@@ -10,23 +11,25 @@ export type UsageEventIdState = Readonly<{
   before: bigint;
   /** The ids' fingerprints: the table in memory and the runs written out (file names beside the snapshot). */
   levels: FingerprintLevelsState;
+  /** The batches the ids' values number. */
+  batches: UsageBatchArrays;
   /** Per subscription number, the subscription and its organisation; the numbers a sandbox reset emptied. */
   subscriptions: readonly string[];
   organisations: readonly string[];
   reset: readonly number[];
 }>;
 
-type Header = Readonly<{ position: string; eventId: string | null; before: string; slots: number; used: number; runs: readonly string[]; subscriptions: readonly string[]; organisations: readonly string[]; reset: readonly number[] }>;
+type Header = Readonly<{ position: string; eventId: string | null; before: string; slots: number; used: number; runs: readonly string[]; batches: number; subscriptions: readonly string[]; organisations: readonly string[]; reset: readonly number[] }>;
 
 /** The file's first 4 bytes; a layout of another version is not read. */
-const MAGIC = 'UEI3';
+const MAGIC = 'UEI4';
 
 const bytesOf = (array: Uint32Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 
 /**
  * Writes the state to `path` whole or not at all (a file beside it, synced, then renamed over it):
- * the magic, the header's length and the header (JSON), then the table's three arrays in this
- * machine's byte order.
+ * the magic, the header's length and the header (JSON), then the table's three arrays and the batches'
+ * two, in this machine's byte order.
  */
 export const writeSnapshot = async (path: string, state: UsageEventIdState): Promise<void> => {
   const { high, low, values, used } = state.levels.table;
@@ -37,6 +40,7 @@ export const writeSnapshot = async (path: string, state: UsageEventIdState): Pro
     slots: values.length,
     used,
     runs: state.levels.runs,
+    batches: state.batches.count,
     subscriptions: state.subscriptions,
     organisations: state.organisations,
     reset: state.reset,
@@ -48,7 +52,7 @@ export const writeSnapshot = async (path: string, state: UsageEventIdState): Pro
   const written = `${path}.writing`;
   const file = await open(written, 'w');
   try {
-    for (const part of [prefix, headerBytes, bytesOf(high), bytesOf(low), bytesOf(values)]) await file.writeFile(part);
+    for (const part of [prefix, headerBytes, bytesOf(high), bytesOf(low), bytesOf(values), bytesOf(state.batches.subscriptions), bytesOf(state.batches.revisions)]) await file.writeFile(part);
     await file.sync();
   } finally {
     await file.close();
@@ -70,14 +74,18 @@ export const readSnapshot = async (path: string): Promise<UsageEventIdState | nu
   if (headerEnd > file.length) return null;
   const header = JSON.parse(file.toString('utf8', 8, headerEnd)) as Header;
   const arrayBytes = header.slots * 4;
-  if (file.length !== headerEnd + 3 * arrayBytes) return null;
+  const batchBytes = header.batches * 4;
+  if (file.length !== headerEnd + 3 * arrayBytes + 2 * batchBytes) return null;
   // Copied out of the file's buffer: a typed array needs its offset aligned.
-  const array = (k: number) => new Uint32Array(file.buffer.slice(file.byteOffset + headerEnd + k * arrayBytes, file.byteOffset + headerEnd + (k + 1) * arrayBytes));
+  const array = (from: number, bytes: number) => new Uint32Array(file.buffer.slice(file.byteOffset + from, file.byteOffset + from + bytes));
+  const tableArray = (k: number) => array(headerEnd + k * arrayBytes, arrayBytes);
+  const batchArray = (k: number) => array(headerEnd + 3 * arrayBytes + k * batchBytes, batchBytes);
   return {
     position: BigInt(header.position),
     eventId: header.eventId,
     before: BigInt(header.before),
-    levels: { table: { high: array(0), low: array(1), values: array(2), used: header.used }, runs: header.runs },
+    levels: { table: { high: tableArray(0), low: tableArray(1), values: tableArray(2), used: header.used }, runs: header.runs },
+    batches: { subscriptions: batchArray(0), revisions: batchArray(1), count: header.batches },
     subscriptions: header.subscriptions,
     organisations: header.organisations,
     reset: header.reset,

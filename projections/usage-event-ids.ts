@@ -2,11 +2,13 @@ import { basename, dirname } from 'node:path';
 import { decodeEvent } from '../domain/decode-event';
 import type { SandboxReset } from '../domain/organisation/events';
 import type { UsageRecorded } from '../domain/usage/events';
+import type { UsageIdHolder } from '../domain/usage/state';
 import type { EventStore, StoredEvent } from '../infra/event-store/port';
 import { type AppendsFollowed, followAppends } from '../infra/follow-appends';
 import type { Logger } from '../infra/logger';
 import { fingerprintOf } from '../domain/shared/fingerprint';
 import { FingerprintLevels, type FingerprintLevelsOptions } from './fingerprint-levels';
+import { UsageBatches } from './usage-batches';
 import { readSnapshot, type UsageEventIdState, writeSnapshot } from './usage-event-id-snapshot';
 
 /**
@@ -38,14 +40,14 @@ export type UsageEventIdIndexOptions = Readonly<{
 }>;
 
 /**
- * Which subscriptions hold each usage event id of an organisation (an id is unique per
- * organisation): the commands' lookup for ids reused across subscriptions. Kept in memory, as
- * 64-bit fingerprints of the organisation and the id beside a subscription number, built from the
- * log at start and following it since. A read model document per id cost a b-tree insert and a
- * page written at a random place for every id (random ids ran at 25-30k events/s, 68-72k without).
+ * Which usage batch (a subscription and a revision of its usage stream) holds each usage event id
+ * of an organisation (an id is unique per organisation): the commands' lookup for ids stored
+ * earlier, on the subscription a batch names or another. Kept as 64-bit fingerprints of the
+ * organisation and the id beside a batch number, built from the log at start and following it
+ * since. A read model document per id cost a b-tree insert and a page written at a random place
+ * for every id (random ids ran at 25-30k events/s, 68-72k without).
  *
- * A fingerprint match names a subscription that may hold the id: the subscription's usage stream
- * says for sure. A sandbox reset frees its organisation's ids (the subscriptions before it hold none).
+ * A fingerprint match names a batch that may hold the id: reading that one event says for sure. A sandbox reset frees its organisation's ids (the subscriptions before it hold none).
  * With a snapshot, a start reads it (when the log holds the event it ends at) and the log after it.
  * With a snapshot, the ids past `sealIds` go to sorted runs on disk beside it (`FingerprintLevels`):
  * memory holds about 1.5 bytes an id there instead of 24-48, and a lookup of an absent id mostly
@@ -53,6 +55,7 @@ export type UsageEventIdIndexOptions = Readonly<{
  */
 export class UsageEventIdIndex {
   private levels: FingerprintLevels;
+  private batches = UsageBatches.empty();
   /** Each live subscription's number; the number's subscription and organisation. */
   private readonly numbers = new Map<string, number>();
   private subscriptions: string[] = [];
@@ -107,21 +110,27 @@ export class UsageEventIdIndex {
   }
 
   /**
-   * The subscriptions that may hold each of the ids (every one that does, and rarely one that does
-   * not), and the log position the answer includes everything up to. Waits for the start's read.
+   * The batches that may hold each of the ids (every one that does, and rarely one that does not),
+   * the log position the answer includes everything up to, and the last revision of the
+   * subscription's usage stream it includes (-1: none). Waits for the start's read.
    */
-  async subscriptionsHolding(organisationId: string, eventIds: readonly string[]): Promise<Readonly<{ candidates: ReadonlyMap<string, readonly string[]>; through: bigint }>> {
+  async holdersOf(organisationId: string, subscriptionId: string, eventIds: readonly string[]) {
     await this.start();
-    const candidates = new Map<string, string[]>();
+    const holders = new Map<string, UsageIdHolder[]>();
     for (const eventId of eventIds) {
-      for (const number of this.levels.valuesOf(fingerprintOf(keyOf(organisationId, eventId)))) {
-        if (this.reset.has(number) || this.organisations[number] !== organisationId) continue;
-        const holders = candidates.get(eventId);
-        if (!holders) candidates.set(eventId, [this.subscriptions[number]!]);
-        else if (!holders.includes(this.subscriptions[number]!)) holders.push(this.subscriptions[number]!);
+      for (const batch of this.levels.valuesOf(fingerprintOf(keyOf(organisationId, eventId)))) {
+        const number = this.batches.subscriptionOf(batch);
+        if (this.organisations[number] !== organisationId) continue;
+        // A subscription a sandbox reset emptied holds nothing, unless it is the one asked about (its stream keeps its ids).
+        if (this.reset.has(number) && this.subscriptions[number] !== subscriptionId) continue;
+        const holder = { subscriptionId: this.subscriptions[number]!, revision: this.batches.revisionOf(batch) };
+        const found = holders.get(eventId);
+        if (!found) holders.set(eventId, [holder]);
+        else if (!found.some((h) => h.subscriptionId === holder.subscriptionId && h.revision === holder.revision)) found.push(holder);
       }
     }
-    return { candidates, through: this.position };
+    const number = this.numbers.get(subscriptionId);
+    return { holders, through: this.position, readThrough: number === undefined ? -1 : this.batches.lastRevisionOf(number) };
   }
 
   private async open(): Promise<void> {
@@ -215,6 +224,7 @@ export class UsageEventIdIndex {
     const levels = FingerprintLevels.restore(state.levels, this.levelsOptions());
     if (!levels) return this.ignored(path!, 'a run it names is missing or not whole');
     this.levels = levels;
+    this.batches = UsageBatches.of(state.batches);
     this.subscriptions = [...state.subscriptions];
     this.organisations = [...state.organisations];
     for (const number of state.reset) this.reset.add(number);
@@ -245,6 +255,7 @@ export class UsageEventIdIndex {
       eventId: this.eventId,
       before: this.before,
       levels,
+      batches: this.batches.copy(),
       subscriptions: [...this.subscriptions],
       organisations: [...this.organisations],
       reset: [...this.reset],
@@ -262,8 +273,8 @@ export class UsageEventIdIndex {
   private apply(event: StoredEvent): void {
     if (event.type === 'UsageRecorded') {
       const { data } = decodeEvent(event) as unknown as UsageRecorded;
-      const number = this.numberOf(data.subscriptionId, data.organisationId);
-      for (const group of data.groups) for (const usage of group.events) this.levels.add(fingerprintOf(keyOf(data.organisationId, usage.eventId)), number);
+      const batch = this.batches.add(this.numberOf(data.subscriptionId, data.organisationId), event.revision);
+      for (const group of data.groups) for (const usage of group.events) this.levels.add(fingerprintOf(keyOf(data.organisationId, usage.eventId)), batch);
     } else if (event.type === 'SandboxReset') {
       const { organisationId } = (decodeEvent(event) as unknown as SandboxReset).data;
       for (const number of this.byOrganisation.get(organisationId) ?? []) {

@@ -1,15 +1,15 @@
 import { decideUsage } from '../../domain/usage/decider';
 import type { UsageState } from '../../domain/usage/state';
 import { type SentUsage, type UsageCalendar, usageCalendar, usageCalendarKey, type UsageOutcome, type UsageSubscription, usageSubscriptionOf } from '../../domain/usage/rules';
-import type { EventStore } from '../../infra/event-store/port';
 import type { CommandDeps } from '../deps';
 import type { Lookups } from '../lookups';
 import { type Caller, eventMetadata, type OrganisationRef } from '../metadata';
 import { latestPosition } from '../positions';
 import { resetGenerationOf } from '../organisation/reset-generation';
 import { subscriptionCommand } from '../subscription/subscription-command';
-import { type UsageIdClaim, type UsageIdClaims, usageIdClaimsOf } from './usage-id-claims';
-import { decideOnUsageStream, heldUsageEventIds } from './usage-states';
+import { type UsageIdClaim, usageIdClaimsOf } from './usage-id-claims';
+import { confirmHolders, type StoredUsageId } from './usage-id-holders';
+import { decideOnUsageStream, type UsageStateSource } from './usage-states';
 
 /** One event of a request, with the subscription it names. */
 export type UsageRequestEvent = SentUsage & Readonly<{ subscription: string }>;
@@ -46,35 +46,15 @@ const bySubscription = (events: readonly UsageRequestEvent[]): Map<string, numbe
 };
 
 /**
- * The subscription each event's id is stored on, where that is another subscription than the event
- * names, as the candidates' usage streams confirm (the lookup's fingerprints may name one that does
- * not hold the id). On the subscription it names, the decision reads its own stream.
- */
-const storedElsewhere = async (store: EventStore, events: readonly UsageRequestEvent[], candidates: ReadonlyMap<string, readonly string[]>): Promise<Map<string, string>> => {
-  const toConfirm = new Map<string, Set<string>>();
-  for (const { eventId, subscription } of events) {
-    for (const holder of candidates.get(eventId) ?? []) {
-      if (holder === subscription) continue;
-      const ids = toConfirm.get(holder);
-      if (ids) ids.add(eventId);
-      else toConfirm.set(holder, new Set([eventId]));
-    }
-  }
-  const stored = new Map<string, string>();
-  for (const [holder, ids] of toConfirm) for (const eventId of await heldUsageEventIds(store, holder, [...ids])) stored.set(eventId, holder);
-  return stored;
-};
-
-/**
  * `POST /v1/usage_events`: for each subscription named, load its facts and its usage stream, decide
  * every event, and append the accepted ones in one append with the expected revision (a concurrent
  * request conflicts and is decided again). Every append has committed when this returns. The usage
  * state is kept folded between requests (`UsageStates`), so a batch reads only what is new.
  *
- * An event id is unique per organisation: within a subscription the stream decides exactly; across
- * subscriptions, ids stored earlier come from the `Lookups` port (confirmed from the streams it
- * names), and ids this process is storing or has stored since the lookup last followed the log
- * from its `UsageIdClaims`.
+ * An event id is unique per organisation. Ids stored earlier come from the `Lookups` port, which
+ * names the event holding each (read to confirm it and compare the details); ids stored since the
+ * lookup last followed the log, on this subscription from its kept state, on others from this
+ * process's `UsageIdClaims`.
  */
 export const recordUsage = async (
   deps: CommandDeps & Readonly<{ lookups: Lookups }>,
@@ -83,26 +63,7 @@ export const recordUsage = async (
   events: readonly UsageRequestEvent[],
 ): Promise<RecordedBatch> => {
   const claims = usageIdClaimsOf(deps.store);
-  const { candidates, through } = await deps.lookups.usageEventSubscriptions(organisation.id, [...new Set(events.map((e) => e.eventId))]);
-  const done = claims.settle(through);
-  try {
-    return await decideEach(deps, caller, organisation, events, claims, await storedElsewhere(deps.store, events, candidates));
-  } finally {
-    done();
-  }
-};
-
-/** Decides and appends each subscription's events in turn; `stored` holds the ids the lookup found on other subscriptions. */
-const decideEach = async (
-  deps: CommandDeps,
-  caller: Caller,
-  organisation: OrganisationRef,
-  events: readonly UsageRequestEvent[],
-  claims: UsageIdClaims,
-  stored: ReadonlyMap<string, string>,
-): Promise<RecordedBatch> => {
   const now = deps.clocks.forOrganisation(organisation.id).now().toISOString();
-  const holder = (eventId: string) => stored.get(eventId) ?? claims.holder(organisation.id, eventId);
   const outcomes: UsageOutcome[] = new Array<UsageOutcome>(events.length);
   const metadata = eventMetadata(caller, organisation, deps.clocks);
   let position = 0n;
@@ -110,23 +71,53 @@ const decideEach = async (
   for (const [subscriptionId, indexes] of bySubscription(events)) {
     const sent = indexes.map((i) => events[i]!);
     const subscription = usageSubscriptionOf((await subscriptionCommand.load(deps.store, subscriptionId)).state, owner);
+    let storedHere = new Map<string, string>();
+    let storedElsewhere = new Map<string, string>();
+    let done: (() => void) | undefined;
+    // Alone on the stream: the lookup's answer is at least as recent as the one the kept state last forgot ids by.
+    const prepare = async (source: UsageStateSource) => {
+      const answer = await deps.lookups.usageEventHolders(organisation.id, subscriptionId, [...new Set(sent.map((e) => e.eventId))]);
+      done = claims.settle(answer.through);
+      ({ storedHere, storedElsewhere } = splitHolders(subscriptionId, await confirmHolders(deps.store, answer.holders)));
+      source.forgetIdsThrough(answer.readThrough);
+    };
+    const holder = (eventId: string) => storedElsewhere.get(eventId) ?? claims.holder(organisation.id, eventId);
     let claim: UsageIdClaim | null = null;
     const decide = (state: UsageState) => {
       // A conflict decides again: the previous decision's ids are not stored.
       if (claim) claims.release(claim);
-      const storedElsewhere = new Set(sent.filter((e) => (holder(e.eventId) ?? subscriptionId) !== subscriptionId).map((e) => e.eventId));
+      const elsewhere = new Set(sent.filter((e) => (holder(e.eventId) ?? subscriptionId) !== subscriptionId).map((e) => e.eventId));
       const calendar = subscription === null ? undefined : calendarOf(subscription, state.billedThrough);
-      const decision = decideUsage({ type: 'RecordUsage', organisationId: organisation.id, subscriptionId, subscription, now, events: sent, storedElsewhere, calendar }, state);
+      const decision = decideUsage(
+        { type: 'RecordUsage', organisationId: organisation.id, subscriptionId, subscription, now, events: sent, storedElsewhere: elsewhere, storedHere, calendar },
+        state,
+      );
       claim = claims.claim(organisation.id, subscriptionId, sent.filter((_, k) => decision.outcomes[k]!.status === 'created').map((e) => e.eventId));
       return { events: decision.events, result: decision.outcomes };
     };
-    const handled = await decideOnUsageStream(deps.store, subscriptionId, decide, metadata).catch((error: unknown) => {
-      if (claim) claims.release(claim);
-      throw error;
-    });
-    if (claim) claims.committed(claim, handled.position);
-    handled.result.forEach((outcome, k) => (outcomes[indexes[k]!] = outcome));
-    position = latestPosition(position, handled.position);
+    try {
+      const handled = await decideOnUsageStream(deps.store, subscriptionId, decide, metadata, prepare).catch((error: unknown) => {
+        if (claim) claims.release(claim);
+        throw error;
+      });
+      if (claim) claims.committed(claim, handled.position);
+      handled.result.forEach((outcome, k) => (outcomes[indexes[k]!] = outcome));
+      position = latestPosition(position, handled.position);
+    } finally {
+      done?.();
+    }
   }
   return { outcomes, position };
+};
+
+/** The confirmed ids' details where stored on this subscription, and the subscription holding each stored on another. */
+const splitHolders = (subscriptionId: string, confirmed: ReadonlyMap<string, readonly StoredUsageId[]>) => {
+  const storedHere = new Map<string, string>();
+  const storedElsewhere = new Map<string, string>();
+  for (const [eventId, stored] of confirmed) {
+    const here = stored.find((s) => s.subscriptionId === subscriptionId);
+    if (here) storedHere.set(eventId, here.details);
+    else storedElsewhere.set(eventId, stored[0]!.subscriptionId);
+  }
+  return { storedHere, storedElsewhere };
 };

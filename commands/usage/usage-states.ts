@@ -1,5 +1,5 @@
 import { usageDecider } from '../../domain/usage/decider';
-import type { UsageState } from '../../domain/usage/state';
+import { forgetIdsThrough, type UsageState } from '../../domain/usage/state';
 import { type UsageEvent, type UsagePeriodBilledData, usageStream } from '../../domain/usage/events';
 import type { EventMetadata, EventStore } from '../../infra/event-store/port';
 import { handleDecision, type Loaded, loadState, type StateSource } from '../handle';
@@ -11,10 +11,14 @@ export type UsageStateLimits = Readonly<{ streams: number; eventIds: number }>;
 /** The least recently used stream is dropped past either (and folded whole when next needed): about 90 MB of ids at most. */
 const KEPT: UsageStateLimits = { streams: 1000, eventIds: 1_000_000 };
 
+/** A kept usage state's source; told which revisions' ids the caller finds elsewhere (the id index), it keeps none of them. */
+export type UsageStateSource = StateSource<UsageState> & Readonly<{ forgetIdsThrough(revision: number): void }>;
+
 /**
  * The usage streams this process has folded, kept between requests so a request reads only the
- * events appended since: a subscription's stream holds every event id it ever stored, and folding
- * it whole for each batch would grow with its lifetime. One request at a time per stream in this
+ * events appended since: folding a subscription's stream whole for each batch would grow with its
+ * lifetime. A state keeps only the ids of events the id index has not read yet, once a batch says
+ * how far it has (before, after a start or billing, every id). One request at a time per stream in this
  * process (the state is extended in place, so only its holder may touch it); writers in other
  * processes are caught by the expected revision, and their events read on the next load.
  */
@@ -31,14 +35,21 @@ export class UsageStates {
   ) {}
 
   /** Runs `work` alone for this stream in this process, with a source that folds only what is new. */
-  exclusive<T>(streamId: string, work: (source: StateSource<UsageState>) => Promise<T>): Promise<T> {
-    const source: StateSource<UsageState> = {
+  exclusive<T>(streamId: string, work: (source: UsageStateSource) => Promise<T>): Promise<T> {
+    let known = -1;
+    const source: UsageStateSource = {
       load: async () => {
-        const loaded = await loadState(this.store, streamId, usageDecider, this.kept.get(streamId));
+        const from = this.kept.get(streamId) ?? { state: usageDecider.initialState(), revision: 'no_stream' };
+        // Before the fold: a cold one then never holds the ids it is told of.
+        forgetIdsThrough(from.state.ids, known);
+        const loaded = await loadState(this.store, streamId, usageDecider, from);
         this.keep(streamId, loaded);
         return loaded;
       },
       committed: (loaded) => this.keep(streamId, loaded),
+      forgetIdsThrough: (revision) => {
+        known = Math.max(known, revision);
+      },
     };
     const previous = this.queues.get(streamId) ?? Promise.resolve();
     const run = previous.then(
@@ -61,6 +72,11 @@ export class UsageStates {
     return [...this.kept.keys()];
   }
 
+  /** The ids the stream's kept state holds (undefined: not kept). */
+  idsKept(streamId: string): number | undefined {
+    return this.ids.get(streamId);
+  }
+
   /**
    * Keeps the state as the most recently used, then drops the least recently used past either
    * limit, never this one (a stream holding more ids than the limit is kept alone). A state being
@@ -69,8 +85,8 @@ export class UsageStates {
   private keep(streamId: string, loaded: Loaded<UsageState>): void {
     this.drop(streamId);
     this.kept.set(streamId, loaded);
-    this.ids.set(streamId, loaded.state.seen.size);
-    this.keptIds += loaded.state.seen.size;
+    this.ids.set(streamId, loaded.state.ids.seen.size);
+    this.keptIds += loaded.state.ids.seen.size;
     for (const oldest of this.kept.keys()) {
       if (oldest === streamId || (this.kept.size <= this.limits.streams && this.keptIds <= this.limits.eventIds)) break;
       this.drop(oldest);
@@ -90,28 +106,25 @@ export const usageStatesOf = perStore((store) => new UsageStates(store));
 /**
  * Decides on a subscription's usage stream, alone in this process, from its kept state, and appends
  * with the expected revision (a writer elsewhere makes it decide again). `decide` answers the events
- * and a result (a batch's outcomes, a billed period).
+ * and a result (a batch's outcomes, a billed period); `prepare` runs first, alone on the stream too.
  */
 export const decideOnUsageStream = <Result>(
   store: EventStore,
   subscriptionId: string,
   decide: (state: UsageState) => Readonly<{ events: UsageEvent[]; result: Result }>,
   metadata: EventMetadata,
+  prepare?: (source: UsageStateSource) => Promise<void>,
 ) => {
   const streamId = usageStream(subscriptionId);
-  return usageStatesOf(store).exclusive(streamId, (source) => handleDecision(store, streamId, usageDecider, decide, metadata, undefined, source));
+  return usageStatesOf(store).exclusive(streamId, async (source) => {
+    await prepare?.(source);
+    return handleDecision(store, streamId, usageDecider, decide, metadata, undefined, source);
+  });
 };
 
 /** A subscription's billed usage periods by start (a copy: the kept state is extended in place). */
 export const billedUsagePeriods = (store: EventStore, subscriptionId: string): Promise<Map<string, UsagePeriodBilledData>> =>
   usageStatesOf(store).exclusive(usageStream(subscriptionId), async (source) => new Map((await source.load()).state.billed));
-
-/** Those of `eventIds` the subscription's usage stream holds. */
-export const heldUsageEventIds = (store: EventStore, subscriptionId: string, eventIds: readonly string[]): Promise<string[]> =>
-  usageStatesOf(store).exclusive(usageStream(subscriptionId), async (source) => {
-    const { seen } = (await source.load()).state;
-    return eventIds.filter((eventId) => seen.has(eventId));
-  });
 
 /** The usage invoices a subscription's billed periods raised. */
 export const usageInvoiceIds = async (store: EventStore, subscriptionId: string): Promise<string[]> =>

@@ -2,8 +2,8 @@ import { compareDates } from '../pricing/calendar';
 import type { Decider } from '../shared/decider';
 import { type Quantity, quantityOf } from '../pricing/quantity';
 import { type BillUsagePeriod, decideUsageBill } from './billing';
-import { type RecordedUsage, sentTimestamp, type UsageEvent, usageRecordedData } from './events';
-import type { PeriodTotal, UsageState } from './state';
+import { type RecordedUsage, sentTimestamp, type UsageEvent, type UsageRecordedData, usageRecordedData } from './events';
+import type { PeriodTotal, StoredIds, UsageState } from './state';
 import { checkNewUsage, rejected, type SentUsage, sentDetails, storedDetails, type UsageOutcome, type UsageCalendar, type UsageSubscription, usageCalendar, usageDetails } from './rules';
 
 export type RecordUsage = Readonly<{
@@ -17,6 +17,8 @@ export type RecordUsage = Readonly<{
   events: readonly SentUsage[];
   /** Ids of these events the organisation already stored on another subscription (an eventually consistent lookup). */
   storedElsewhere: ReadonlySet<string>;
+  /** The details of those of these events stored on this subscription at or before the state's `ids.knownThrough`, read from the events holding them. */
+  storedHere: ReadonlyMap<string, string>;
   /** The subscription's calendar kept from earlier batches; made here when absent. Its key must be the subscription's and the state's `billedThrough`. */
   calendar?: UsageCalendar;
 }>;
@@ -38,7 +40,7 @@ export const decideUsage = (command: RecordUsage, state: UsageState): UsageDecis
   const calendar = command.subscription && (command.calendar ?? usageCalendar(command.subscription, state.billedThrough));
   const outcomes = command.events.map((event): UsageOutcome => {
     const stored = accepted.get(event.eventId);
-    const known = state.seen.get(event.eventId) ?? (stored ? storedDetails(stored) : undefined);
+    const known = state.ids.seen.get(event.eventId) ?? command.storedHere.get(event.eventId) ?? (stored ? storedDetails(stored) : undefined);
     if (known !== undefined) return known === sentDetails(event) ? DUPLICATE : rejected('event_id_conflict');
     if (command.storedElsewhere.has(event.eventId)) return rejected('event_id_conflict');
     const checked = checkNewUsage(command.subscription, state.billedThrough, event, command.now, calendar);
@@ -78,22 +80,37 @@ export const groupQuantity = (events: readonly Readonly<{ quantity: string }>[])
   return sum;
 };
 
+/**
+ * Each stored event's id and details, a group at a time (events of a batch mostly share their
+ * details: one string for a run of them, which a kept state then holds for every id of the run).
+ */
+export const forEachStoredUsage = (data: UsageRecordedData, visit: (eventId: string, details: string) => void): void => {
+  for (const group of data.groups) {
+    let details = '';
+    let quantity: string | undefined;
+    let sent: string | undefined;
+    for (const usage of group.events) {
+      const timestamp = sentTimestamp(usage) ?? '';
+      if (usage.quantity !== quantity || timestamp !== sent) details = usageDetails(group.meterCode, (quantity = usage.quantity), (sent = timestamp));
+      visit(usage.eventId, details);
+    }
+  }
+};
+
+const keepIds = (ids: StoredIds, revision: number, data: UsageRecordedData): void => {
+  if (revision <= ids.knownThrough) return;
+  const before = ids.seen.size;
+  forEachStoredUsage(data, (eventId, details) => ids.seen.set(eventId, details));
+  if (ids.seen.size > before) ids.events.push({ revision, ids: ids.seen.size - before });
+};
+
 const evolve = (state: UsageState, event: UsageEvent): UsageState => {
+  const revision = state.ids.folded++;
   switch (event.type) {
     case 'UsageRecorded':
       // Read as stored, a group (one meter, one period) at a time: this folds every batch a subscription ever sent.
-      for (const group of event.data.groups) {
-        addToTotal(state, group.periodStart, group.meterId, groupQuantity(group.events), group.events.length);
-        // Events of a batch mostly share their details: one string for a run of them (a kept state holds every id's).
-        let details = '';
-        let quantity: string | undefined;
-        let sent: string | undefined;
-        for (const usage of group.events) {
-          const timestamp = sentTimestamp(usage) ?? '';
-          if (usage.quantity !== quantity || timestamp !== sent) details = usageDetails(group.meterCode, (quantity = usage.quantity), (sent = timestamp));
-          state.seen.set(usage.eventId, details);
-        }
-      }
+      for (const group of event.data.groups) addToTotal(state, group.periodStart, group.meterId, groupQuantity(group.events), group.events.length);
+      keepIds(state.ids, revision, event.data);
       return state;
     case 'UsagePeriodBilled':
       state.billed.set(event.data.periodStart, event.data);
@@ -106,7 +123,7 @@ const evolve = (state: UsageState, event: UsageEvent): UsageState => {
 };
 
 export const usageDecider: Decider<UsageState, UsageCommand, UsageEvent> = {
-  initialState: () => ({ seen: new Map(), totals: new Map(), billed: new Map(), billedThrough: null }),
+  initialState: () => ({ ids: { seen: new Map(), events: [], folded: 0, knownThrough: -1 }, totals: new Map(), billed: new Map(), billedThrough: null }),
   evolve,
   decide: (command, state) => {
     switch (command.type) {

@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { usageStatesOf } from '../../commands/usage/usage-states';
+import { usageStream } from '../../domain/usage/events';
 import { fixedClock } from '../../infra/clock/clock';
 import { USAGE_PERIODS, type UsagePeriodDoc } from '../../projections/usage';
 import { expectError } from '../support/api-assertions';
@@ -214,6 +216,27 @@ describe('POST /v1/usage_events', () => {
     expect(first.body.created).toBe(100);
     expect([first.headers['ratelimit-remaining'], second.headers['ratelimit-remaining']]).toEqual(['119', '118']);
     expect(await period(sub, 'api_calls')).toEqual([expect.objectContaining({ quantity: '200.0000', events: 200 })]);
+  });
+
+  it('keeps only the ids the id index has not read yet, and judges older ones from the event the index names', async () => {
+    const sub = await subscribe();
+    await report([event(sub, 'k-1', { quantity: '1' }), event(sub, 'k-2', { quantity: '2' })]).expect(200);
+    await report([event(sub, 'k-3', { quantity: '3' })]).expect(200);
+    const { usageEventIds, store } = service.services;
+    for (let tries = 0; tries < 200 && (await usageEventIds.holdersOf(orgId, sub, [])).readThrough < 1; tries++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await report([event(sub, 'k-4')]).expect(200);
+    // The two batches the index had read are forgotten: the kept state holds k-4 alone.
+    expect(usageStatesOf(store).idsKept(usageStream(sub))).toBe(1);
+
+    const resent = await report([event(sub, 'k-1', { quantity: '1' }), event(sub, 'k-2', { quantity: '5' }), event(sub, 'k-3', { quantity: '3' }), event(sub, 'k-4'), event(sub, 'k-5')]);
+    expect((resent.body as { results: { status: string; error?: { code: string } }[] }).results.map((r) => r.error?.code ?? r.status)).toEqual([
+      'duplicate',
+      'event_id_conflict',
+      'duplicate',
+      'duplicate',
+      'created',
+    ]);
+    expect(await period(sub, 'api_calls')).toEqual([expect.objectContaining({ quantity: '8.0000', events: 5 })]);
   });
 
   it('decides a mixed batch of 100 over several subscriptions as if each event came alone, and the same again after a restart', async () => {

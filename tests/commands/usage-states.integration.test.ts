@@ -29,7 +29,7 @@ const record = (store: SqliteEventStore, states: UsageStates, subscriptionId: st
       (state) => {
         const sub = subscription(subscriptionId);
         const events = ids.map((eventId) => ({ eventId, meterCode: 'api_calls', quantity, timestamp: undefined }));
-        const decision = decideUsage({ type: 'RecordUsage', organisationId: 'org_1', subscriptionId, subscription: sub, now: NOW, events, storedElsewhere: new Set(), calendar: usageCalendar(sub) }, state);
+        const decision = decideUsage({ type: 'RecordUsage', organisationId: 'org_1', subscriptionId, subscription: sub, now: NOW, events, storedElsewhere: new Set(), storedHere: new Map(), calendar: usageCalendar(sub) }, state);
         return { events: decision.events, result: decision.outcomes.map((outcome) => outcome.status) };
       },
       testMetadata(),
@@ -66,5 +66,25 @@ describe('UsageStates: the usage streams kept folded, bounded in streams and in 
     const states = new UsageStates(store, { streams: 2, eventIds: 1000 });
     for (const sub of ['sub_a', 'sub_b', 'sub_c']) await record(store, states, sub, ids(sub, 2));
     expect(states.keptStreams()).toEqual(['sub_b', 'sub_c'].map(usageStream));
+  });
+
+  it('keeps none of the ids it is told are found elsewhere, in a cold fold and in a kept state', async () => {
+    const store = new SqliteEventStore(openDatabase(':memory:'));
+    const writer = new UsageStates(store);
+    for (const batch of ['a', 'b', 'c']) await record(store, writer, 'sub_a', ids(batch, 10));
+    const loadKnowing = (states: UsageStates, revision: number) =>
+      states.exclusive(usageStream('sub_a'), async (source) => {
+        source.forgetIdsThrough(revision);
+        return (await source.load()).state;
+      });
+    // Cold (a restarted process): the first two batches' ids are never kept.
+    const cold = new UsageStates(store);
+    const state = await loadKnowing(cold, 1);
+    expect([...state.ids.seen.keys()]).toEqual(ids('c', 10));
+    expect(cold.idsKept(usageStream('sub_a'))).toBe(10);
+    // Kept: told more later, it drops them.
+    expect(writer.idsKept(usageStream('sub_a'))).toBe(30);
+    await loadKnowing(writer, 2);
+    expect(writer.idsKept(usageStream('sub_a'))).toBe(0);
   });
 });

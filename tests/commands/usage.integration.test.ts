@@ -44,8 +44,9 @@ const logWith = async (...subscriptionIds: string[]) => {
 const depsOn = (store: EventStore) => ({ store, clocks: realClocks(fixedClock(new Date(NOW))), lookups: lookupsOf({}) });
 
 describe('recordUsage: given streams, when a request, then new events', () => {
-  // 'taken' is stored on sub_9; the lookup's fingerprints also name sub_9 for 'a', which it does not hold.
-  const spec = handlerSpec({ now: NOW, lookups: { usageEventSubscriptions: new Map([['taken', ['sub_9']], ['a', ['sub_9']]]) } });
+  // 'taken' is stored on sub_9 (its usage stream's revision 0); the lookup's fingerprints also name that event for 'a', which it does not hold.
+  const onSub9 = [{ subscriptionId: 'sub_9', revision: 0 }];
+  const spec = handlerSpec({ now: NOW, lookups: { usageEventHolders: new Map([['taken', onSub9], ['a', onSub9]]) } });
   const sub9Holds = { [subscriptionStream('sub_9')]: [created('sub_9')], [usageStream('sub_9')]: [recorded('sub_9', stored('taken'))] };
 
   it('appends one UsageRecorded per subscription named, holding its accepted events in the order sent', async () => {

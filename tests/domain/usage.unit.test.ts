@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { parseInstant } from '../../domain/pricing/calendar';
 import { formatQuantity, quantityOf, quantityText } from '../../domain/pricing/quantity';
-import { decideUsage, groupQuantity, type RecordUsage, usageDecider } from '../../domain/usage/decider';
+import { decideUsage, forEachStoredUsage, groupQuantity, type RecordUsage, usageDecider } from '../../domain/usage/decider';
 import { type RecordedUsage, recordedUsages, type UsageEvent, usageRecordedData } from '../../domain/usage/events';
-import { type SentUsage, type UsageOutcome, type UsageSubscription, usageCalendar, usageCalendarKey, usageSubscriptionOf } from '../../domain/usage/rules';
+import { type SentUsage, sentDetails, type UsageOutcome, type UsageSubscription, usageCalendar, usageCalendarKey, usageSubscriptionOf } from '../../domain/usage/rules';
+import { forgetIdsThrough } from '../../domain/usage/state';
 import { deciderSpec } from '../support/decider-spec';
 import { subscriptionCreatedData } from '../support/subscription-fixtures';
 
@@ -35,6 +36,7 @@ const command = (events: SentUsage[], overrides: Partial<RecordUsage> = {}): Rec
   now: NOW,
   events,
   storedElsewhere: new Set(),
+  storedHere: new Map(),
   ...overrides,
 });
 
@@ -201,6 +203,73 @@ describe('usage de-duplication', () => {
           for (const i of sentOnce) expect(counted.get(events[i]!.id)).toBe(BigInt(events[i]!.quantity));
         },
       ),
+    );
+  });
+});
+
+describe('usage ids kept from the events the id index has not read', () => {
+  /** The state after these events, told the ids up to `knownThrough` are found elsewhere. */
+  const folded = (events: UsageEvent[], knownThrough: number) => {
+    const state = events.reduce(usageDecider.evolve, usageDecider.initialState());
+    forgetIdsThrough(state.ids, knownThrough);
+    return state;
+  };
+  const log = [recorded(stored('e1'), stored('e2')), recorded(stored('e3')), billed('2026-01-01', '2026-02-01'), recorded(stored('e4'))];
+
+  it('drops the ids of the events up to the revision told, keeping the totals, the billing and the later ids', () => {
+    const state = folded(log, 1);
+    expect([...state.ids.seen.keys()]).toEqual(['e4']);
+    expect(state.ids).toMatchObject({ folded: 4, knownThrough: 1, events: [{ revision: 3, ids: 1 }] });
+    expect(state.totals.get('2026-02-01')?.get('mtr_calls')).toEqual({ quantity: 40_000n, events: 4 });
+    expect(state.billedThrough).toBe('2026-02-01');
+    // Told an earlier revision afterwards: nothing comes back, nothing more goes.
+    forgetIdsThrough(state.ids, 0);
+    expect(state.ids.knownThrough).toBe(1);
+    forgetIdsThrough(state.ids, 3);
+    expect(state.ids.seen.size).toBe(0);
+  });
+
+  it('told before folding, never holds the ids up to that revision', () => {
+    const state = usageDecider.initialState();
+    forgetIdsThrough(state.ids, 1);
+    log.reduce(usageDecider.evolve, state);
+    expect([...state.ids.seen.keys()]).toEqual(['e4']);
+  });
+
+  it('judges an id it no longer holds from the details the caller read: the same a duplicate, others a conflict', () => {
+    const storedHere = new Map([
+      ['e1', sentDetails(sent('e1'))],
+      ['e3', sentDetails(sent('e3'))],
+    ]);
+    const state = folded(log, 1);
+    expect(decideUsage(command([sent('e1'), sent('e3', { quantity: '2' }), sent('e4'), sent('e5')], { storedHere }), state)).toEqual({
+      outcomes: [duplicate, rejected('event_id_conflict'), duplicate, created],
+      events: [recorded(stored('e5'))],
+    });
+  });
+
+  it('decides as a state holding every id, whatever it forgot between batches, given the forgotten ids found in the log (property)', () => {
+    const batchOf = fc.array(fc.record({ id: fc.integer({ min: 0, max: 15 }), quantity: fc.integer({ min: 1, max: 3 }) }), { minLength: 1, maxLength: 6 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(batchOf, fc.integer({ min: -1, max: 12 })), { minLength: 1, maxLength: 12 }), (batches) => {
+        let whole = usageDecider.initialState();
+        const forgetting = usageDecider.initialState();
+        const appended: UsageEvent[] = [];
+        for (const [batch, forgetThrough] of batches) {
+          forgetIdsThrough(forgetting.ids, Math.min(forgetThrough, appended.length - 1));
+          const storedHere = new Map<string, string>();
+          appended.slice(0, forgetting.ids.knownThrough + 1).forEach((event) => {
+            if (event.type === 'UsageRecorded') forEachStoredUsage(event.data, (eventId, details) => storedHere.set(eventId, details));
+          });
+          const sentNow = batch.map(({ id, quantity }) => sent(`e${id}`, { quantity: String(quantity) }));
+          const expected = decideUsage(command(sentNow), whole);
+          expect(decideUsage(command(sentNow, { storedHere }), forgetting)).toEqual(expected);
+          whole = expected.events.reduce(usageDecider.evolve, whole);
+          expected.events.reduce(usageDecider.evolve, forgetting);
+          appended.push(...expected.events);
+        }
+        expect(forgetting.ids.seen.size).toBeLessThanOrEqual(whole.ids.seen.size);
+      }),
     );
   });
 });

@@ -27,10 +27,15 @@ const recorded = (organisationId: string, subscriptionId: string, ...eventIds: s
 const reset = (organisationId: string) => testEvent('SandboxReset', { organisationId, generation: 1, copy: { settings: false, catalogue: false, customers: false, subscriptions: false } });
 
 const openLog = (path: string) => new SqliteEventStore(openDatabase(path));
+/** The batches the index names for each id, as `subscription@revision`, and the position its answer includes the log through. */
+const subscriptionsHolding = async (index: UsageEventIdIndex, organisationId: string, eventIds: readonly string[]) => {
+  const { holders, through } = await index.holdersOf(organisationId, 'sub_none', eventIds);
+  return { candidates: new Map([...holders].map(([eventId, named]) => [eventId, named.map((h) => `${h.subscriptionId}@${h.revision}`)])), through };
+};
 /** What the index answers for these ids, once it has followed the log through `position`. */
 const holdersOnceAt = async (index: UsageEventIdIndex, position: bigint, organisationId: string, eventIds: string[]) => {
   for (let tries = 0; tries < 200; tries++) {
-    const answer = await index.subscriptionsHolding(organisationId, eventIds);
+    const answer = await subscriptionsHolding(index, organisationId, eventIds);
     if (answer.through >= position) return answer;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -45,11 +50,33 @@ describe('usage event id index', () => {
     const { position } = await store.append('usage-sub_9', [recorded('org_2', 'sub_9', 'shared')], 'any');
     const index = new UsageEventIdIndex(store, silentLogger());
 
-    expect(await index.subscriptionsHolding('org_1', ['a', 'b', 'shared', 'c'])).toEqual({
-      candidates: new Map([['a', ['sub_1']], ['b', ['sub_2']], ['shared', ['sub_1']]]),
+    expect(await subscriptionsHolding(index, 'org_1', ['a', 'b', 'shared', 'c'])).toEqual({
+      candidates: new Map([['a', ['sub_1@0']], ['b', ['sub_2@0']], ['shared', ['sub_1@0']]]),
       through: position,
     });
-    expect((await index.subscriptionsHolding('org_2', ['a', 'shared'])).candidates).toEqual(new Map([['shared', ['sub_9']]]));
+    expect((await subscriptionsHolding(index, 'org_2', ['a', 'shared'])).candidates).toEqual(new Map([['shared', ['sub_9@0']]]));
+    await index.stop();
+    await store.close();
+  });
+
+  it('names the revision of the batch holding each id, and the last revision it read of the subscription asked about', async () => {
+    const store = openLog(':memory:');
+    await store.append('usage-sub_1', [recorded('org_1', 'sub_1', 'a')], 'any');
+    await store.append('usage-sub_2', [recorded('org_1', 'sub_2', 'b')], 'any');
+    await store.append('usage-sub_1', [recorded('org_1', 'sub_1', 'c', 'd')], 'any');
+    const index = new UsageEventIdIndex(store, silentLogger());
+
+    const onSub1 = await index.holdersOf('org_1', 'sub_1', ['a', 'b', 'd', 'x']);
+    expect(onSub1.holders).toEqual(
+      new Map([
+        ['a', [{ subscriptionId: 'sub_1', revision: 0 }]],
+        ['b', [{ subscriptionId: 'sub_2', revision: 0 }]],
+        ['d', [{ subscriptionId: 'sub_1', revision: 1 }]],
+      ]),
+    );
+    expect(onSub1.readThrough).toBe(1);
+    expect((await index.holdersOf('org_1', 'sub_2', [])).readThrough).toBe(0);
+    expect((await index.holdersOf('org_1', 'sub_new', [])).readThrough).toBe(-1);
     await index.stop();
     await store.close();
   });
@@ -58,9 +85,9 @@ describe('usage event id index', () => {
     const store = openLog(':memory:');
     const index = new UsageEventIdIndex(store, silentLogger());
     await index.start();
-    expect((await index.subscriptionsHolding('org_1', ['a'])).candidates.size).toBe(0);
+    expect((await subscriptionsHolding(index, 'org_1', ['a'])).candidates.size).toBe(0);
     const { position } = await store.append('usage-sub_1', [recorded('org_1', 'sub_1', 'a')], 'any');
-    expect((await holdersOnceAt(index, position, 'org_1', ['a'])).candidates).toEqual(new Map([['a', ['sub_1']]]));
+    expect((await holdersOnceAt(index, position, 'org_1', ['a'])).candidates).toEqual(new Map([['a', ['sub_1@0']]]));
     await index.stop();
     await store.close();
   });
@@ -74,8 +101,10 @@ describe('usage event id index', () => {
     await store.append('organisation-org_sbx', [reset('org_sbx')], 'any');
     const { position } = await store.append('usage-sub_2', [recorded('org_sbx', 'sub_2', 'b')], 'any');
 
-    expect((await holdersOnceAt(index, position, 'org_sbx', ['a', 'b'])).candidates).toEqual(new Map([['b', ['sub_2']]]));
-    expect((await index.subscriptionsHolding('org_live', ['a'])).candidates).toEqual(new Map([['a', ['sub_9']]]));
+    expect((await holdersOnceAt(index, position, 'org_sbx', ['a', 'b'])).candidates).toEqual(new Map([['b', ['sub_2@0']]]));
+    expect((await subscriptionsHolding(index, 'org_live', ['a'])).candidates).toEqual(new Map([['a', ['sub_9@0']]]));
+    // Asked about the emptied subscription itself, its stream's own ids are named (they are still its).
+    expect((await index.holdersOf('org_sbx', 'sub_1', ['a'])).holders).toEqual(new Map([['a', [{ subscriptionId: 'sub_1', revision: 0 }]]]));
     await index.stop();
     await store.close();
   });
@@ -93,7 +122,7 @@ describe('usage event id index', () => {
 
     const reopened = openLog(path);
     const second = new UsageEventIdIndex(reopened, silentLogger());
-    expect(await second.subscriptionsHolding('org_1', ['a', 'b'])).toEqual(before);
+    expect(await subscriptionsHolding(second, 'org_1', ['a', 'b'])).toEqual(before);
     await second.stop();
     await reopened.close();
   });
@@ -126,11 +155,12 @@ describe('usage event id index snapshots', () => {
 
     const readsAfter = recording(store);
     const second = new UsageEventIdIndex(store, silentLogger(), { snapshot });
-    expect(await second.subscriptionsHolding('org_1', ['a', 'b', 'd', 'x'])).toEqual({
-      candidates: new Map([['a', ['sub_1']], ['b', ['sub_1']], ['d', ['sub_3']]]),
+    expect(await subscriptionsHolding(second, 'org_1', ['a', 'b', 'd', 'x'])).toEqual({
+      candidates: new Map([['a', ['sub_1@0']], ['b', ['sub_1@0']], ['d', ['sub_3@0']]]),
       through: position,
     });
-    expect((await second.subscriptionsHolding('org_sbx', ['c'])).candidates.size).toBe(0);
+    expect((await subscriptionsHolding(second, 'org_sbx', ['c'])).candidates.size).toBe(0);
+    expect((await second.holdersOf('org_1', 'sub_1', [])).readThrough).toBe(0);
     // The event the snapshot ends at, checked (read from the event before it); then the log after it.
     expect(readsAfter.slice(0, 2)).toEqual([before, snapshotAt]);
     await second.stop();
@@ -165,7 +195,7 @@ describe('usage event id index snapshots', () => {
     const warnings: unknown[] = [];
     const logger = { ...silentLogger(), warn: (...args: unknown[]) => void warnings.push(args) } as unknown as ReturnType<typeof silentLogger>;
     const second = new UsageEventIdIndex(spaced, logger, { snapshot });
-    expect((await second.subscriptionsHolding('org_1', ['a', 'b', 'c'])).candidates).toEqual(new Map([['a', ['sub_1']], ['b', ['sub_2']], ['c', ['sub_1']]]));
+    expect((await subscriptionsHolding(second, 'org_1', ['a', 'b', 'c'])).candidates).toEqual(new Map([['a', ['sub_1@0']], ['b', ['sub_2@0']], ['c', ['sub_1@1']]]));
     // Read from its snapshot: nothing ignored.
     expect(warnings).toEqual([]);
     await second.stop();
@@ -173,7 +203,7 @@ describe('usage event id index snapshots', () => {
     const other = { ...(await readSnapshot(snapshot.path))!, before: 15n, position: 20n };
     await writeSnapshot(snapshot.path, other);
     const third = new UsageEventIdIndex(spaced, logger, { snapshot });
-    expect((await third.subscriptionsHolding('org_1', ['a'])).candidates).toEqual(new Map([['a', ['sub_1']]]));
+    expect((await subscriptionsHolding(third, 'org_1', ['a'])).candidates).toEqual(new Map([['a', ['sub_1@0']]]));
     expect(warnings).toEqual([[expect.objectContaining({ reason: 'no event at position 15' }), expect.stringMatching(/snapshot ignored/)]]);
     await third.stop();
     await store.close();
@@ -208,17 +238,17 @@ describe('usage event id index snapshots', () => {
     const { position } = await store.append('usage-sub_1', [recorded('org_1', 'sub_1', 'a')], 'any');
     const answers = async () => {
       const index = new UsageEventIdIndex(store, silentLogger(), { snapshot: { path, everyIds } });
-      const answer = await index.subscriptionsHolding('org_1', ['a', 'x']);
+      const answer = await subscriptionsHolding(index, 'org_1', ['a', 'x']);
       await index.stop();
       return answer;
     };
-    expect(await answers()).toEqual({ candidates: new Map([['a', ['sub_1']]]), through: position });
+    expect(await answers()).toEqual({ candidates: new Map([['a', ['sub_1@0']]]), through: position });
 
     // The last stop wrote this log's snapshot: cut short, it is not read.
     const whole = await readFile(path);
     await writeFile(path, whole.subarray(0, whole.length - 4));
     expect(await readSnapshot(path)).toBeNull();
-    expect(await answers()).toEqual({ candidates: new Map([['a', ['sub_1']]]), through: position });
+    expect(await answers()).toEqual({ candidates: new Map([['a', ['sub_1@0']]]), through: position });
     await store.close();
   });
 });
@@ -244,13 +274,13 @@ describe('usage event id index runs (ids written out past `sealIds`)', () => {
     const store = openLog(join(dir, 'billing.sqlite'));
     const position = await appendUsage(store);
     const inMemory = new UsageEventIdIndex(store, silentLogger());
-    const expected = await Promise.all(['org_1', 'org_2'].map((organisation) => inMemory.subscriptionsHolding(organisation, asked)));
+    const expected = await Promise.all(['org_1', 'org_2'].map((organisation) => subscriptionsHolding(inMemory, organisation, asked)));
     await inMemory.stop();
-    expect([expected[0]!.candidates.get('id-0-a'), expected[1]!.candidates.get('id-0-a')]).toEqual([['sub_0'], ['sub_3']]);
+    expect([expected[0]!.candidates.get('id-0-a'), expected[1]!.candidates.get('id-0-a')]).toEqual([['sub_0@0'], ['sub_3@9']]);
 
     const first = new UsageEventIdIndex(store, silentLogger(), { snapshot });
     await first.start();
-    expect(await Promise.all(['org_1', 'org_2'].map((organisation) => first.subscriptionsHolding(organisation, asked)))).toEqual(expected);
+    expect(await Promise.all(['org_1', 'org_2'].map((organisation) => subscriptionsHolding(first, organisation, asked)))).toEqual(expected);
     await first.stop();
     // 120 ids in runs of 5 merged as they come: a handful of runs of doubling sizes, not 24.
     expect(runFiles(dir).length).toBeGreaterThan(0);
@@ -264,7 +294,7 @@ describe('usage event id index runs (ids written out past `sealIds`)', () => {
       return readAll(after, limit);
     };
     const second = new UsageEventIdIndex(store, silentLogger(), { snapshot });
-    expect(await Promise.all(['org_1', 'org_2'].map((organisation) => second.subscriptionsHolding(organisation, asked)))).toEqual(expected);
+    expect(await Promise.all(['org_1', 'org_2'].map((organisation) => subscriptionsHolding(second, organisation, asked)))).toEqual(expected);
     // From its snapshot: the log after it only.
     expect(readsAfter.at(-1)).toBe(position);
     await second.stop();
@@ -283,8 +313,8 @@ describe('usage event id index runs (ids written out past `sealIds`)', () => {
     await index.settled();
     expect(runFiles(dir).length).toBeGreaterThan(0);
 
-    expect(await holdersOnceAt(index, position, 'org_2', ['id-3-a', 'id-3-b'])).toEqual({ candidates: new Map([['id-3-b', ['sub_7']]]), through: position });
-    expect((await index.subscriptionsHolding('org_1', ['id-0-b', 'id-1-c'])).candidates).toEqual(new Map([['id-0-b', ['sub_0']], ['id-1-c', ['sub_1']]]));
+    expect(await holdersOnceAt(index, position, 'org_2', ['id-3-a', 'id-3-b'])).toEqual({ candidates: new Map([['id-3-b', ['sub_7@0']]]), through: position });
+    expect((await subscriptionsHolding(index, 'org_1', ['id-0-b', 'id-1-c'])).candidates).toEqual(new Map([['id-0-b', ['sub_0@0']], ['id-1-c', ['sub_1@0']]]));
     await index.stop();
     await store.close();
   });
@@ -295,7 +325,7 @@ describe('usage event id index runs (ids written out past `sealIds`)', () => {
     const store = openLog(join(dir, 'billing.sqlite'));
     const position = await appendUsage(store);
     const first = new UsageEventIdIndex(store, silentLogger(), { snapshot });
-    const expected = await first.subscriptionsHolding('org_1', asked);
+    const expected = await subscriptionsHolding(first, 'org_1', asked);
     await first.stop();
     const [lost] = (await readSnapshot(snapshot.path))!.levels.runs;
     unlinkSync(join(dir, lost!));
@@ -304,7 +334,7 @@ describe('usage event id index runs (ids written out past `sealIds`)', () => {
     const warnings: unknown[] = [];
     const logger = { ...silentLogger(), warn: (...args: unknown[]) => void warnings.push(args) } as unknown as ReturnType<typeof silentLogger>;
     const second = new UsageEventIdIndex(store, logger, { snapshot });
-    expect(await second.subscriptionsHolding('org_1', asked)).toEqual({ ...expected, through: position });
+    expect(await subscriptionsHolding(second, 'org_1', asked)).toEqual({ ...expected, through: position });
     expect(warnings).toEqual([[expect.objectContaining({ reason: 'a run it names is missing or not whole' }), expect.stringMatching(/snapshot ignored/)]]);
     await second.stop();
     expect(runFiles(dir)).not.toContain('usage-event-ids.snapshot.run-left-by-a-crash');

@@ -5,6 +5,7 @@ import type { Caller } from '../../commands/metadata';
 import { eventCatalogue } from '../../domain/event-catalogue';
 import type { DomainEvent } from '../../domain/shared/decider';
 import { DomainError } from '../../domain/shared/domain-error';
+import type { UsageIdHolder } from '../../domain/usage/state';
 import { fixedClock } from '../../infra/clock/clock';
 import { realClocks } from '../../infra/clock/clocks';
 import { SqliteEventStore } from '../../infra/event-store/sqlite';
@@ -22,8 +23,8 @@ export const lookupsOf = (given: Partial<Record<keyof Lookups, unknown>>): Looku
   customerCount: () => Promise.resolve((given.customerCount as number | undefined) ?? 0),
   metersDefined: () => Promise.resolve((given.metersDefined as boolean | undefined) ?? false),
   customerWithContact: () => Promise.resolve((given.customerWithContact as string | null | undefined) ?? null),
-  usageEventSubscriptions: () =>
-    Promise.resolve({ candidates: (given.usageEventSubscriptions as ReadonlyMap<string, readonly string[]> | undefined) ?? new Map<string, string[]>(), through: 0n }),
+  usageEventHolders: () =>
+    Promise.resolve({ holders: (given.usageEventHolders as ReadonlyMap<string, readonly UsageIdHolder[]> | undefined) ?? new Map<string, UsageIdHolder[]>(), through: 0n, readThrough: -1 }),
   webhookEndpointCount: () => Promise.resolve((given.webhookEndpointCount as number | undefined) ?? 0),
   copyable: () => Promise.resolve({ meters: [], plans: [], charges: [], customers: [], subscriptions: [] }),
 });

@@ -32,7 +32,7 @@ const EVENTS_PER_BATCH = 100;
 const formatWork = (work: WorkDone, requests: number): string => {
   const each = (n: number) => (n / requests).toFixed(2);
   const mainThread = work.mainThreadCpuMs === null ? '' : ` (main thread ${each(work.mainThreadCpuMs)} ms)`;
-  return `  per request: ${each(work.commits)} commits (fsyncs) shared by ${each(work.writes)} writes, ${each(work.streamLoads)} stream loads, ${each(work.accountingCalls)} accounting round trips, ${each(work.cpuMs)} ms server CPU${mainThread}`;
+  return `  per request: ${each(work.commits)} commits (fsyncs) shared by ${each(work.writes)} writes, ${each(work.streamLoads)} stream loads, ${each(work.accountingCalls)} accounting round trips, ${each(work.cpuMs)} ms server CPU${mainThread}; heap after ${work.heapMb} MB`;
 };
 
 /** Starts `bench/serve.ts` in its own process: the load generator never shares the server's event loop. */

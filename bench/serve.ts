@@ -4,6 +4,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import type { ClientRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { organisationStream } from '../domain/organisation/events';
 import { loadConfig } from '../infra/config';
 import { silentLogger } from '../infra/logger';
@@ -45,6 +47,16 @@ export type WorkDone = {
   cpuMs: number;
   /** CPU time of its main thread (the service's event loop), where Linux's /proc tells it; else null. */
   mainThreadCpuMs: number | null;
+  /** The JS heap after the load, once collected: what the service keeps of what it was sent. */
+  heapMb: number;
+};
+
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+
+const heapAfterCollection = () => {
+  collect();
+  return Math.round(process.memoryUsage().heapUsed / 1024 / 1024);
 };
 
 /** User + system CPU of this process's main thread, from /proc (clock ticks of 10 ms); null elsewhere. */
@@ -126,6 +138,7 @@ const countWork = (services: Services) => {
         writes: now.writes - start.writes,
         cpuMs: now.cpuMs - start.cpuMs,
         mainThreadCpuMs: now.mainThreadCpuMs === null || start.mainThreadCpuMs === null ? null : now.mainThreadCpuMs - start.mainThreadCpuMs,
+        heapMb: heapAfterCollection(),
       };
     },
   };

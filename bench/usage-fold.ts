@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadState } from '../commands/handle';
 import { usageDecider } from '../domain/usage/decider';
+import { forgetIdsThrough } from '../domain/usage/state';
 import { usageStream } from '../domain/usage/events';
 import { SqliteEventStore } from '../infra/event-store/sqlite';
 import { openDatabase } from '../infra/sqlite/open-database';
+import { heldBytes } from './held-memory';
 import { loopGaps } from './loop-gaps';
 import { usageBatchAppended } from './usage-batch';
 
@@ -16,18 +18,28 @@ export type UsageFoldFigures = Readonly<{
   ids: number;
   /** The stream read to fold (its rows and JSON), not folded: the baseline. */
   scanMs: number;
-  foldMs: number;
+  /** Folded keeping every id (a process without the id index), and as the service folds it (the index has read every batch). */
+  keepingIds: FoldFigures;
+  asServed: FoldFigures;
+}>;
+
+type FoldFigures = Readonly<{
+  ms: number;
   /** The longest the loop waited meanwhile: what a request beside the fold waits at most. */
   longestStallMs: number;
+  idsKept: number;
+  /** Memory the folded state holds. */
+  heldMb: number;
 }>;
 
 const PER_BATCH = 100;
 
 /**
  * What the first usage batch of a subscription whose kept state a restart lost costs before it is
- * decided: its usage stream of `batches` batches of 100 random (UUID) ids folded whole (every id kept
- * for de-duplication), beside a read of the same stream in the same run, and the longest the loop
- * waited meanwhile.
+ * decided: its usage stream of `batches` batches of 100 random (UUID) ids folded whole, beside a
+ * read of the same stream in the same run; folded keeping every id, and as the service does, told
+ * the id index has read every batch (the ids are found there): the time, the longest the loop
+ * waited meanwhile, and the memory the state holds.
  */
 export const usageFoldBench = async (batches: number): Promise<UsageFoldFigures> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-usage-fold-'));
@@ -45,20 +57,32 @@ export const usageFoldBench = async (batches: number): Promise<UsageFoldFigures>
   await store.readStreamToFold(stream);
   const scanMs = performance.now() - started;
 
-  const gaps = loopGaps();
-  started = performance.now();
-  const { state } = await loadState(store, stream, usageDecider);
-  const foldMs = performance.now() - started;
-  const longestStallMs = gaps.stop();
-  if (state.ids.seen.size !== batches * PER_BATCH) throw new Error(`the fold kept ${state.ids.seen.size} ids, not ${batches * PER_BATCH}`);
+  const fold = async (knownThrough: number): Promise<FoldFigures> => {
+    const before = await heldBytes();
+    const gaps = loopGaps();
+    started = performance.now();
+    const state = usageDecider.initialState();
+    forgetIdsThrough(state.ids, knownThrough);
+    const loaded = await loadState(store, stream, usageDecider, { state, revision: 'no_stream' });
+    const ms = performance.now() - started;
+    const longestStallMs = gaps.stop();
+    const heldMb = ((await heldBytes()) - before) / 1024 / 1024;
+    if (loaded.state.ids.folded !== batches) throw new Error(`the fold read ${loaded.state.ids.folded} batches, not ${batches}`);
+    return { ms, longestStallMs, idsKept: loaded.state.ids.seen.size, heldMb };
+  };
+  const keepingIds = await fold(-1);
+  const asServed = await fold(batches - 1);
   await store.close();
   rmSync(dataDir, { recursive: true, force: true });
-  return { batches, ids: batches * PER_BATCH, scanMs, foldMs, longestStallMs };
+  return { batches, ids: batches * PER_BATCH, scanMs, keepingIds, asServed };
 };
 
-export const formatUsageFold = (figures: UsageFoldFigures): string =>
-  [
+export const formatUsageFold = (figures: UsageFoldFigures): string => {
+  const line = (label: string, fold: FoldFigures) =>
+    `  ${label.padEnd(38)}${fold.ms.toFixed(0)} ms (${(fold.ms / figures.scanMs).toFixed(2)} × the read), longest stall ${fold.longestStallMs.toFixed(0)} ms, ${fold.idsKept} ids kept, ${fold.heldMb.toFixed(1)} MB held`;
+  return [
     `  baseline: read the stream (${figures.batches} batches)    ${figures.scanMs.toFixed(0)} ms`,
-    `  fold it whole, every id kept            ${figures.foldMs.toFixed(0)} ms (${(figures.foldMs / figures.scanMs).toFixed(2)} × the read), ${(figures.ids / (figures.foldMs / 1000)).toFixed(0)} ids/s`,
-    `  the loop meanwhile                      longest stall ${figures.longestStallMs.toFixed(0)} ms (what a request beside it waits at most)`,
+    line('fold it whole, every id kept', figures.keepingIds),
+    line('as the service folds it (index read)', figures.asServed),
   ].join('\n');
+};

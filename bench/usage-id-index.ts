@@ -3,13 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { usageStream } from '../domain/usage/events';
 import { SqliteEventStore } from '../infra/event-store/sqlite';
 import { silentLogger } from '../infra/logger';
 import { openDatabase } from '../infra/sqlite/open-database';
 import { UsageEventIdIndex } from '../projections/usage-event-ids';
+import { heldBytes } from './held-memory';
 import { usageBatchAppended } from './usage-batch';
 
 export type UsageIdIndexFigures = Readonly<{
@@ -30,16 +29,6 @@ export type UsageIdIndexFigures = Readonly<{
 const PER_EVENT = 100;
 const SUBSCRIPTIONS = 1000;
 
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
-/** Heap and array buffers in use, collected twice a loop turn apart (array buffers are freed after the collection that finds them unused). */
-const held = async () => {
-  collect();
-  await new Promise((resolve) => setImmediate(resolve));
-  collect();
-  const { heapUsed, arrayBuffers } = process.memoryUsage();
-  return heapUsed + arrayBuffers;
-};
 
 /**
  * What the usage event id index costs a service that starts on a log holding `ids` random (UUID)
@@ -71,14 +60,14 @@ export const usageIdIndexBench = async (ids: number): Promise<UsageIdIndexFigure
   }
   const scanMs = performance.now() - started;
 
-  const before = await held();
+  const before = await heldBytes();
   const snapshot = { path: join(dataDir, 'usage-event-ids.snapshot'), everyIds: Number.MAX_SAFE_INTEGER };
   const index = new UsageEventIdIndex(store, silentLogger(), { snapshot });
   started = performance.now();
   await index.start();
   const startMs = performance.now() - started;
   await index.settled();
-  const heldMb = ((await held()) - before) / 1024 / 1024;
+  const heldMb = ((await heldBytes()) - before) / 1024 / 1024;
 
   const time = async (eventIds: readonly string[]) => {
     const rounds = 2000;

@@ -129,8 +129,18 @@ export class UsageEventIdIndex {
         else if (!found.some((h) => h.subscriptionId === holder.subscriptionId && h.revision === holder.revision)) found.push(holder);
       }
     }
+    return { holders, through: this.position, readThrough: this.lastRevisionRead(subscriptionId) };
+  }
+
+  /** The last revision of the subscription's usage stream it has read (-1: none). Waits for the start's read. */
+  async readThroughOf(subscriptionId: string): Promise<number> {
+    await this.start();
+    return this.lastRevisionRead(subscriptionId);
+  }
+
+  private lastRevisionRead(subscriptionId: string): number {
     const number = this.numbers.get(subscriptionId);
-    return { holders, through: this.position, readThrough: number === undefined ? -1 : this.batches.lastRevisionOf(number) };
+    return number === undefined ? -1 : this.batches.lastRevisionOf(number);
   }
 
   private async open(): Promise<void> {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { ApiDeps } from '../api/deps';
 import type { Lookups } from '../commands/lookups';
+import { usageStatesOf } from '../commands/usage/usage-states';
 import type { WorkerDeps } from '../workers/deps';
 import type { WorkerOptions, Workers } from '../workers/workers';
 import { testClockAdvancer } from '../workers/scheduler';
@@ -114,6 +115,8 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
   const usageEventIds = new UsageEventIdIndex(store, logger.child({ component: 'usage-event-ids' }), {
     snapshot: { path: join(config.DATA_DIR, 'usage-event-ids.snapshot'), everyIds: 250_000 },
   });
+  // Kept usage states hold only the ids the index has not read yet.
+  usageStatesOf(store).readIdsFrom((subscriptionId) => usageEventIds.readThroughOf(subscriptionId));
   // Everything but the runner reads the live generation of each read model.
   const readStore = projections.readStore;
   logger.info(

@@ -11,14 +11,16 @@ export type UsageStateLimits = Readonly<{ streams: number; eventIds: number }>;
 /** The least recently used stream is dropped past either (and folded whole when next needed): about 90 MB of ids at most. */
 const KEPT: UsageStateLimits = { streams: 1000, eventIds: 1_000_000 };
 
+/** The last revision of a subscription's usage stream the id index has read (-1: none): the ids up to it are found there. */
+export type UsageIdsRead = (subscriptionId: string) => Promise<number>;
+
 /** A kept usage state's source; told which revisions' ids the caller finds elsewhere (the id index), it keeps none of them. */
 export type UsageStateSource = StateSource<UsageState> & Readonly<{ forgetIdsThrough(revision: number): void }>;
 
 /**
  * The usage streams this process has folded, kept between requests so a request reads only the
  * events appended since: folding a subscription's stream whole for each batch would grow with its
- * lifetime. A state keeps only the ids of events the id index has not read yet, once a batch says
- * how far it has (before, after a start or billing, every id). One request at a time per stream in this
+ * lifetime. A state keeps only the ids of events the id index has not read yet. One request at a time per stream in this
  * process (the state is extended in place, so only its holder may touch it); writers in other
  * processes are caught by the expected revision, and their events read on the next load.
  */
@@ -28,15 +30,40 @@ export class UsageStates {
   private readonly ids = new Map<string, number>();
   private keptIds = 0;
   private readonly queues = new Map<string, Promise<unknown>>();
+  private idsRead: UsageIdsRead | null = null;
 
   constructor(
     private readonly store: EventStore,
     private readonly limits: UsageStateLimits = KEPT,
   ) {}
 
-  /** Runs `work` alone for this stream in this process, with a source that folds only what is new. */
-  exclusive<T>(streamId: string, work: (source: UsageStateSource) => Promise<T>): Promise<T> {
-    let known = -1;
+  /** Where loads learn how far the id index has read each subscription's stream (the service sets it; without it every id is kept). */
+  readIdsFrom(idsRead: UsageIdsRead): void {
+    this.idsRead = idsRead;
+  }
+
+  /** Runs `work` alone for this subscription's stream in this process, with a source that folds only what is new. */
+  exclusive<T>(subscriptionId: string, work: (source: UsageStateSource) => Promise<T>): Promise<T> {
+    const streamId = usageStream(subscriptionId);
+    const previous = this.queues.get(streamId) ?? Promise.resolve();
+    const run = previous.then(
+      () => this.run(subscriptionId, streamId, work),
+      () => this.run(subscriptionId, streamId, work),
+    );
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(streamId, settled);
+    void settled.then(() => {
+      if (this.queues.get(streamId) === settled) this.queues.delete(streamId);
+    });
+    return run;
+  }
+
+  private async run<T>(subscriptionId: string, streamId: string, work: (source: UsageStateSource) => Promise<T>): Promise<T> {
+    // Asked alone on the stream: no answer a holder decides by covers less than what was forgotten before it.
+    let known = this.idsRead ? await this.idsRead(subscriptionId) : -1;
     const source: UsageStateSource = {
       load: async () => {
         const from = this.kept.get(streamId) ?? { state: usageDecider.initialState(), revision: 'no_stream' };
@@ -51,20 +78,7 @@ export class UsageStates {
         known = Math.max(known, revision);
       },
     };
-    const previous = this.queues.get(streamId) ?? Promise.resolve();
-    const run = previous.then(
-      () => work(source),
-      () => work(source),
-    );
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.queues.set(streamId, settled);
-    void settled.then(() => {
-      if (this.queues.get(streamId) === settled) this.queues.delete(streamId);
-    });
-    return run;
+    return work(source);
   }
 
   /** The streams kept folded, least recently used first. */
@@ -115,16 +129,15 @@ export const decideOnUsageStream = <Result>(
   metadata: EventMetadata,
   prepare?: (source: UsageStateSource) => Promise<void>,
 ) => {
-  const streamId = usageStream(subscriptionId);
-  return usageStatesOf(store).exclusive(streamId, async (source) => {
+  return usageStatesOf(store).exclusive(subscriptionId, async (source) => {
     await prepare?.(source);
-    return handleDecision(store, streamId, usageDecider, decide, metadata, undefined, source);
+    return handleDecision(store, usageStream(subscriptionId), usageDecider, decide, metadata, undefined, source);
   });
 };
 
 /** A subscription's billed usage periods by start (a copy: the kept state is extended in place). */
 export const billedUsagePeriods = (store: EventStore, subscriptionId: string): Promise<Map<string, UsagePeriodBilledData>> =>
-  usageStatesOf(store).exclusive(usageStream(subscriptionId), async (source) => new Map((await source.load()).state.billed));
+  usageStatesOf(store).exclusive(subscriptionId, async (source) => new Map((await source.load()).state.billed));
 
 /** The usage invoices a subscription's billed periods raised. */
 export const usageInvoiceIds = async (store: EventStore, subscriptionId: string): Promise<string[]> =>

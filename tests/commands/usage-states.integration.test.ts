@@ -21,7 +21,7 @@ const subscription = (subscriptionId: string): UsageSubscription => ({
 
 /** One batch of `ids` for the subscription, decided on its kept state and appended: the outcome per id. */
 const record = (store: SqliteEventStore, states: UsageStates, subscriptionId: string, ids: string[], quantity = '1') =>
-  states.exclusive(usageStream(subscriptionId), (source) =>
+  states.exclusive(subscriptionId, (source) =>
     handleDecision(
       store,
       usageStream(subscriptionId),
@@ -73,7 +73,7 @@ describe('UsageStates: the usage streams kept folded, bounded in streams and in 
     const writer = new UsageStates(store);
     for (const batch of ['a', 'b', 'c']) await record(store, writer, 'sub_a', ids(batch, 10));
     const loadKnowing = (states: UsageStates, revision: number) =>
-      states.exclusive(usageStream('sub_a'), async (source) => {
+      states.exclusive('sub_a', async (source) => {
         source.forgetIdsThrough(revision);
         return (await source.load()).state;
       });
@@ -86,5 +86,19 @@ describe('UsageStates: the usage streams kept folded, bounded in streams and in 
     expect(writer.idsKept(usageStream('sub_a'))).toBe(30);
     await loadKnowing(writer, 2);
     expect(writer.idsKept(usageStream('sub_a'))).toBe(0);
+  });
+
+  it('asks how far the id index has read before each holder runs: a load that is told nothing (billing) keeps none of those ids either', async () => {
+    const store = new SqliteEventStore(openDatabase(':memory:'));
+    for (const batch of ['a', 'b']) await record(store, new UsageStates(store), 'sub_a', ids(batch, 10));
+    const states = new UsageStates(store);
+    const asked: string[] = [];
+    states.readIdsFrom((subscriptionId) => {
+      asked.push(subscriptionId);
+      return Promise.resolve(0);
+    });
+    const state = await states.exclusive('sub_a', async (source) => (await source.load()).state);
+    expect(asked).toEqual(['sub_a']);
+    expect([...state.ids.seen.keys()]).toEqual(ids('b', 10));
   });
 });

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
-import { billedUsageEvents } from '../../projections/billed-usage';
+import type { Lookups } from '../../commands/lookups';
+import { type BilledUsageCursor, billedUsagePage } from '../../projections/billed-usage';
 import { objectHistoryPage } from '../../projections/history';
 import { INVOICES, type InvoiceDoc } from '../../projections/invoices';
 import { subscriptionAsOf } from '../../projections/as-of';
@@ -10,6 +11,13 @@ import { listOf, listQuery, publicView } from '../paging';
 import { type RouteRegistry, route } from '../route';
 import { asOfQuery, eventObject, historyQuery, subscriptionAsOfObject, toEventObject, toUsageEventObject, usageEventObject } from '../schemas/audit';
 import { findOrganisation } from './organisations';
+
+/** A page's start after this usage event id: the revisions of the subscription's usage stream the id index names for it. */
+const usageCursor = async (lookups: Lookups, organisationId: string, subscriptionId: string, eventId: string): Promise<BilledUsageCursor> => {
+  const { holders } = await lookups.usageEventHolders(organisationId, subscriptionId, [eventId]);
+  const revisions = (holders.get(eventId) ?? []).filter((holder) => holder.subscriptionId === subscriptionId).map((holder) => holder.revision);
+  return { eventId, revisions };
+};
 
 /** Auditors' reads: an object's history, a subscription as of an instant, the usage events a line billed. */
 export const auditRoutes = (router: Router, registry: RouteRegistry, deps: ApiDeps): void => {
@@ -74,11 +82,17 @@ export const auditRoutes = (router: Router, registry: RouteRegistry, deps: ApiDe
       const invoice = await findOwned<InvoiceDoc>(deps, INVOICES, organisation.id, params.id!, 'invoice_not_found');
       const line = invoice.lines.find((l) => l.id === params.line);
       if (!line) throw notFound('invoice_line_not_found', `Invoice ${invoice.id} has no line ${params.line!}.`, 'line');
-      const billed = line.type === 'usage' && line.meter !== null && invoice.subscription !== null ? await billedUsageEvents(deps.store, deps.readStore, invoice.subscription, invoice.id, line.meter) : [];
-      const after = query.starting_after === undefined ? -1 : billed.findIndex((event) => event.eventId === query.starting_after);
-      if (after < 0 && query.starting_after !== undefined) throw invalidParameter('starting_after', `No usage event ${query.starting_after} billed on this line to start after.`);
-      const page = billed.slice(after + 1, after + 1 + query.limit);
-      return { body: { object: 'list', data: page.map(toUsageEventObject), has_more: after + 1 + query.limit < billed.length } };
+      const after = query.starting_after;
+      const subscriptionId = invoice.subscription;
+      const cursor = after === undefined || subscriptionId === null ? undefined : await usageCursor(deps.lookups, organisation.id, subscriptionId, after);
+      const page =
+        line.type === 'usage' && line.meter !== null && subscriptionId !== null
+          ? await billedUsagePage(deps.store, deps.readStore, { subscriptionId, invoiceId: invoice.id, meterId: line.meter }, query.limit, cursor)
+          : after === undefined
+            ? { events: [], hasMore: false }
+            : null;
+      if (!page) throw invalidParameter('starting_after', `No usage event ${after!} billed on this line to start after.`);
+      return { body: { object: 'list', data: page.events.map(toUsageEventObject), has_more: page.hasMore } };
     },
   );
 };

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { billUsagePeriod } from '../../commands/usage/bill-usage-period';
 import { fixedClock } from '../../infra/clock/clock';
+import { expectError } from '../support/api-assertions';
 import { billingOrganisation } from '../support/catalogue-fixtures';
 import { startTestService, tempDir, type TestService } from '../support/test-service';
 import { until } from '../support/until';
@@ -176,5 +177,46 @@ describe('usage billing in arrears through the API', () => {
     } finally {
       reads.mockRestore();
     }
+  });
+
+  it('pages a line’s billed usage events, each page read from the event holding its cursor and only as far as it fills', async () => {
+    const sub = await subscribe();
+    // Five batches of three calls (revisions 0-4), and one storage event in the last.
+    const ids = Array.from({ length: 15 }, (_, k) => `p-${k}`);
+    for (let batch = 0; batch < 5; batch++) {
+      const events = ids.slice(batch * 3, batch * 3 + 3).map((id) => usage(sub, id, 'api_calls', '1'));
+      await report(batch === 4 ? [...events, usage(sub, 'p-gb', 'storage_gb', '1')] : events).expect(200);
+    }
+    clock.set(new Date('2026-04-16T10:00:00.000Z'));
+    const { invoiceId } = await billUsagePeriod(service.services, { organisationId: orgId, subscriptionId: sub, periodStart: '2026-03-15' }, { actor: { type: 'scheduler' }, requestId: null });
+    const invoice = await until('the usage invoice', async () => (await request(service.app).get(`/v1/invoices/${invoiceId!}`).set(auth)).body as Invoice);
+    const calls = invoice.lines[0]!;
+    expect(calls.description).toContain('15.0000 reported');
+    const page = (query: string) => request(service.app).get(`/admin/v1/organisations/${orgId}/invoices/${invoice.id}/lines/${calls.id}/usage_events${query}`).set(service.admin);
+
+    const reads = jest.spyOn(service.services.store, 'readStream');
+    try {
+      const listed: string[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const body = (await page(`?limit=4${after ? `&starting_after=${after}` : ''}`).expect(200)).body as { data: { event_id: string }[]; has_more: boolean };
+        listed.push(...body.data.map((event) => event.event_id));
+        if (!body.has_more) break;
+        after = listed.at(-1);
+      }
+      expect(listed).toEqual(ids);
+      // The third page starts after p-7, held by revision 2: that event, then the stream from revision 3.
+      const usageReads = reads.mock.calls.filter(([stream]) => stream === `usage-${sub}`);
+      expect(usageReads[0]).toEqual([`usage-${sub}`, 0, 5]);
+      expect(usageReads.slice(3, 5)).toEqual([
+        [`usage-${sub}`, 2, 1],
+        [`usage-${sub}`, 3, 2],
+      ]);
+    } finally {
+      reads.mockRestore();
+    }
+    // An event of another line, or none this line billed, is no cursor.
+    expectError(await page('?starting_after=p-gb'), 422, 'invalid_request_error', 'invalid_parameter', 'starting_after');
+    expectError(await page('?starting_after=p-unknown'), 422, 'invalid_request_error', 'invalid_parameter', 'starting_after');
   });
 });

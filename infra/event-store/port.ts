@@ -40,12 +40,8 @@ export type StoredEvent = NewEvent &
     position: bigint;
   }>;
 
-/**
- * What folding a stream needs of each event: no id, and of the metadata only the fingerprint of the
- * schema its data was checked against when appended (a fold then takes that data as stored; the
- * adapter may skip reading the rest).
- */
-export type FoldedEvent = Readonly<{ type: string; version: number; data: unknown; revision: number; position: bigint; metadata?: Readonly<{ dataSchema?: string }> }>;
+/** What folding a stream needs of each event: no id, no metadata (the adapter may skip reading them). */
+export type FoldedEvent = Readonly<{ type: string; version: number; data: unknown; revision: number; position: bigint }>;
 
 /**
  * `no_stream`: the stream must not exist; a number: the revision of the stream's last event;

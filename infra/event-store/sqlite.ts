@@ -65,16 +65,15 @@ class LazyStoredEvent {
 
 const toStored = (row: Row): StoredEvent => new LazyStoredEvent(row);
 
-/** A fold's columns, read as arrays (no row object, of the metadata only the schema fingerprint): about a third of a `SELECT *` of a long stream. */
-type FoldRow = [globalPosition: number, streamPosition: number, type: string, version: number, data: string, dataSchema: string | null];
+/** A fold's columns, read as arrays (no row object, no metadata): about a third of a `SELECT *` of a long stream. */
+type FoldRow = [globalPosition: number, streamPosition: number, type: string, version: number, data: string];
 
-const toFolded = ([globalPosition, revision, type, version, data, dataSchema]: FoldRow): FoldedEvent => ({
+const toFolded = ([globalPosition, revision, type, version, data]: FoldRow): FoldedEvent => ({
   type,
   version,
   data: JSON.parse(data) as unknown,
   revision,
   position: BigInt(globalPosition),
-  ...(dataSchema === null ? {} : { metadata: { dataSchema } }),
 });
 
 /** Told, inside an append's transaction, of its events of the types it asked for (see `onAppending`). */
@@ -121,7 +120,7 @@ export class SqliteEventStore implements EventStore {
         .raw(true),
       readStreamToFold: db
         .prepare<[string, number, number], FoldRow>(
-          `SELECT global_position, stream_position, type, version, data, json_extract(metadata, '$.dataSchema') FROM events
+          `SELECT global_position, stream_position, type, version, data FROM events
            WHERE stream_id = ? AND stream_position >= ? ORDER BY stream_position LIMIT ?`,
         )
         .raw(true),

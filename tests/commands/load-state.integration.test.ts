@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { FOLD_PAGE, loadState } from '../../commands/handle';
-import { encodeEvent } from '../../domain/decode-event';
 import { organisationDecider } from '../../domain/organisation/decider';
 import type { OrganisationEvent } from '../../domain/organisation/events';
 import { SqliteEventStore } from '../../infra/event-store/sqlite';
@@ -55,21 +54,5 @@ describe('loading a stream longer than a page', () => {
     expect(later).toEqual(await loadState(store, STREAM, organisationDecider));
     expect(later.revision).toBe(10 + FOLD_PAGE + 5);
     await store.close();
-  });
-});
-
-describe('loading data checked when appended', () => {
-  it('takes it as stored where its schema fingerprint is this code’s, and checks it again where not', async () => {
-    const store = new SqliteEventStore(openDatabase(':memory:'));
-    const encoded = encodeEvent('PlanLimitsSet', limits(3).data);
-    // A field the schema does not name: a check drops it, data taken as stored keeps it.
-    const data = { ...(encoded.data as object), unnamed: true };
-    await store.append('organisation-org_a', [{ id: randomUUID(), type: 'PlanLimitsSet', version: encoded.version, data, metadata: { ...testMetadata(), dataSchema: encoded.dataSchema } }], 'no_stream');
-    await store.append('organisation-org_b', [{ id: randomUUID(), type: 'PlanLimitsSet', version: encoded.version, data, metadata: testMetadata() }], 'no_stream');
-    const folded: unknown[] = [];
-    const decider = { initialState: () => null, evolve: (_: null, event: OrganisationEvent) => (folded.push(event.data), null) };
-    await loadState(store, 'organisation-org_a', decider);
-    await loadState(store, 'organisation-org_b', decider);
-    expect(folded).toEqual([data, encoded.data]);
   });
 });

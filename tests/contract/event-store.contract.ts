@@ -111,15 +111,6 @@ export const describeEventStore = (name: string, open: () => Promise<EventStore>
       expect(await store.readStreamToFold(stream())).toEqual([]);
     });
 
-    it('reads to fold the fingerprint of the schema an event’s data was checked against, where it was appended with one', async () => {
-      const id = stream();
-      const checked = { ...testEvent('A', { n: 1 }), metadata: { ...testMetadata(), dataSchema: 'fingerprint-of-A' } };
-      await store.append(id, [checked, testEvent('B')], 'no_stream');
-      const [a, b] = await store.readStreamToFold(id);
-      expect(a!.metadata?.dataSchema).toBe('fingerprint-of-A');
-      expect(b!.metadata?.dataSchema).toBeUndefined();
-    });
-
     it('reads the global log after a position in commit order, in pages', async () => {
       const head = await store.headPosition();
       const a = stream();

@@ -11,6 +11,8 @@ import { SqliteEventStore } from '../infra/event-store/sqlite';
 import { openDatabase } from '../infra/sqlite/open-database';
 import { heldBytes } from './held-memory';
 import { loopGaps } from './loop-gaps';
+import { UsageStates } from '../commands/usage/usage-states';
+import { SqliteStateSnapshots } from '../infra/state-snapshots/sqlite';
 import { usageBatchAppended } from './usage-batch';
 
 export type UsageFoldFigures = Readonly<{
@@ -21,6 +23,8 @@ export type UsageFoldFigures = Readonly<{
   /** Folded keeping every id (a process without the id index), and as the service folds it (the index has read every batch). */
   keepingIds: FoldFigures;
   asServed: FoldFigures;
+  /** Read back from its snapshot, as a restarted service reads it (the snapshot taken at the last batch). */
+  fromSnapshot: FoldFigures;
 }>;
 
 type FoldFigures = Readonly<{
@@ -38,8 +42,9 @@ const PER_BATCH = 100;
  * What the first usage batch of a subscription whose kept state a restart lost costs before it is
  * decided: its usage stream of `batches` batches of 100 random (UUID) ids folded whole, beside a
  * read of the same stream in the same run; folded keeping every id, and as the service does, told
- * the id index has read every batch (the ids are found there): the time, the longest the loop
- * waited meanwhile, and the memory the state holds.
+ * the id index has read every batch (the ids are found there), and read back from its snapshot as a
+ * restarted service reads it: the time, the longest the loop waited meanwhile, and the memory the
+ * state holds.
  */
 export const usageFoldBench = async (batches: number): Promise<UsageFoldFigures> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-usage-fold-'));
@@ -72,17 +77,38 @@ export const usageFoldBench = async (batches: number): Promise<UsageFoldFigures>
   };
   const keepingIds = await fold(-1);
   const asServed = await fold(batches - 1);
+
+  const snapshots = new SqliteStateSnapshots(db);
+  const snapshotErrors: unknown[] = [];
+  const served = () => {
+    const states = new UsageStates(store);
+    states.readIdsFrom(() => Promise.resolve(batches - 1));
+    states.keepSnapshotsIn({ snapshots, onError: (error) => snapshotErrors.push(error) });
+    return states;
+  };
+  await served().exclusive('sub_bench', (source) => source.load());
+  while (!(await snapshots.read(stream))) {
+    if (snapshotErrors.length > 0) throw snapshotErrors[0] as Error;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const before = await heldBytes();
+  const gaps = loopGaps();
+  started = performance.now();
+  const restored = await served().exclusive('sub_bench', (source) => source.load());
+  const fromSnapshot = { ms: performance.now() - started, longestStallMs: gaps.stop(), idsKept: restored.state.ids.seen.size, heldMb: ((await heldBytes()) - before) / 1024 / 1024 };
+  if (restored.state.ids.folded !== batches) throw new Error(`the snapshot read stands at ${restored.state.ids.folded} batches, not ${batches}`);
   await store.close();
   rmSync(dataDir, { recursive: true, force: true });
-  return { batches, ids: batches * PER_BATCH, scanMs, keepingIds, asServed };
+  return { batches, ids: batches * PER_BATCH, scanMs, keepingIds, asServed, fromSnapshot };
 };
 
 export const formatUsageFold = (figures: UsageFoldFigures): string => {
   const line = (label: string, fold: FoldFigures) =>
-    `  ${label.padEnd(38)}${fold.ms.toFixed(0)} ms (${(fold.ms / figures.scanMs).toFixed(2)} × the read), longest stall ${fold.longestStallMs.toFixed(0)} ms, ${fold.idsKept} ids kept, ${fold.heldMb.toFixed(1)} MB held`;
+    `  ${label.padEnd(42)}${fold.ms.toFixed(0)} ms (${(fold.ms / figures.scanMs).toFixed(2)} × the read), longest stall ${fold.longestStallMs.toFixed(0)} ms, ${fold.idsKept} ids kept, ${fold.heldMb.toFixed(1)} MB held`;
   return [
-    `  baseline: read the stream (${figures.batches} batches)    ${figures.scanMs.toFixed(0)} ms`,
+    `  ${`baseline: read the stream (${figures.batches} batches)`.padEnd(42)}${figures.scanMs.toFixed(0)} ms`,
     line('fold it whole, every id kept', figures.keepingIds),
     line('as the service folds it (index read)', figures.asServed),
+    line('from its snapshot (a restarted service)', figures.fromSnapshot),
   ].join('\n');
 };

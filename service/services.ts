@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ApiDeps } from '../api/deps';
 import type { Lookups } from '../commands/lookups';
 import { usageStatesOf } from '../commands/usage/usage-states';
+import { SqliteStateSnapshots } from '../infra/state-snapshots/sqlite';
 import type { WorkerDeps } from '../workers/deps';
 import type { WorkerOptions, Workers } from '../workers/workers';
 import { testClockAdvancer } from '../workers/scheduler';
@@ -115,8 +116,10 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
   const usageEventIds = new UsageEventIdIndex(store, logger.child({ component: 'usage-event-ids' }), {
     snapshot: { path: join(config.DATA_DIR, 'usage-event-ids.snapshot'), everyIds: 250_000 },
   });
-  // Kept usage states hold only the ids the index has not read yet.
-  usageStatesOf(store).readIdsFrom((subscriptionId) => usageEventIds.readThroughOf(subscriptionId));
+  // Kept usage states hold only the ids the index has not read yet; a state lost is read back from its snapshot.
+  const usageStates = usageStatesOf(store);
+  usageStates.readIdsFrom((subscriptionId) => usageEventIds.readThroughOf(subscriptionId));
+  usageStates.keepSnapshotsIn({ snapshots: new SqliteStateSnapshots(db), onError: (error) => logger.error({ err: error }, 'usage state snapshot not written') });
   // Everything but the runner reads the live generation of each read model.
   const readStore = projections.readStore;
   logger.info(

@@ -1,8 +1,11 @@
-import { usageDecider } from '../../domain/usage/decider';
+import { decodeEvent } from '../../domain/decode-event';
+import { keepStoredIds, usageDecider } from '../../domain/usage/decider';
+import { usageSnapshotOf, usageStateFromSnapshot } from '../../domain/usage/snapshot';
 import { forgetIdsThrough, type UsageState } from '../../domain/usage/state';
 import { type UsageEvent, type UsagePeriodBilledData, usageStream } from '../../domain/usage/events';
 import type { EventMetadata, EventStore } from '../../infra/event-store/port';
-import { handleDecision, type Loaded, loadState, type StateSource } from '../handle';
+import type { StateSnapshots } from '../../infra/state-snapshots/port';
+import { FOLD_PAGE, handleDecision, type Loaded, loadState, type StateSource } from '../handle';
 import { perStore } from '../per-store';
 
 /** What this process keeps folded: at most this many streams, and event ids over all of them (about 90 bytes each, a UUID's). */
@@ -13,6 +16,11 @@ const KEPT: UsageStateLimits = { streams: 1000, eventIds: 1_000_000 };
 
 /** The last revision of a subscription's usage stream the id index has read (-1: none): the ids up to it are found there. */
 export type UsageIdsRead = (subscriptionId: string) => Promise<number>;
+
+/** Where snapshots of folded states are kept, and how many events folded since the last make another (200 unless given). */
+export type UsageSnapshotting = Readonly<{ snapshots: StateSnapshots; everyEvents?: number; onError(error: unknown): void }>;
+
+const SNAPSHOT_EVERY = 200;
 
 /** A kept usage state's source; told which revisions' ids the caller finds elsewhere (the id index), it keeps none of them. */
 export type UsageStateSource = StateSource<UsageState> & Readonly<{ forgetIdsThrough(revision: number): void }>;
@@ -31,6 +39,9 @@ export class UsageStates {
   private keptIds = 0;
   private readonly queues = new Map<string, Promise<unknown>>();
   private idsRead: UsageIdsRead | null = null;
+  private snapshotting: UsageSnapshotting | null = null;
+  /** Per kept stream, the revision of the last snapshot written or read: the next is counted from it. */
+  private readonly snapshotAt = new Map<string, number>();
 
   constructor(
     private readonly store: EventStore,
@@ -40,6 +51,11 @@ export class UsageStates {
   /** Where loads learn how far the id index has read each subscription's stream (the service sets it; without it every id is kept). */
   readIdsFrom(idsRead: UsageIdsRead): void {
     this.idsRead = idsRead;
+  }
+
+  /** Where a state folded from the start is snapshotted, and a state no longer kept read back from (the service sets it). */
+  keepSnapshotsIn(snapshotting: UsageSnapshotting): void {
+    this.snapshotting = snapshotting;
   }
 
   /** Runs `work` alone for this subscription's stream in this process, with a source that folds only what is new. */
@@ -66,10 +82,11 @@ export class UsageStates {
     let known = this.idsRead ? await this.idsRead(subscriptionId) : -1;
     const source: UsageStateSource = {
       load: async () => {
-        const from = this.kept.get(streamId) ?? { state: usageDecider.initialState(), revision: 'no_stream' };
+        const from = this.kept.get(streamId) ?? (await this.fromSnapshot(streamId, known)) ?? { state: usageDecider.initialState(), revision: 'no_stream' };
         // Before the fold: a cold one then never holds the ids it is told of.
         forgetIdsThrough(from.state.ids, known);
         const loaded = await loadState(this.store, streamId, usageDecider, from);
+        this.snapshotIfDue(streamId, loaded);
         this.keep(streamId, loaded);
         return loaded;
       },
@@ -79,6 +96,38 @@ export class UsageStates {
       },
     };
     return work(source);
+  }
+
+  /**
+   * The stream's state from its snapshot, when there is one and the log still holds the event it
+   * was taken at; the ids of the events after `known` up to it folded from the log (the snapshot
+   * holds none). Null: fold from the start.
+   */
+  private async fromSnapshot(streamId: string, known: number): Promise<Loaded<UsageState> | null> {
+    const snapshot = await this.snapshotting?.snapshots.read(streamId);
+    const state = snapshot && usageStateFromSnapshot(snapshot.state, known);
+    if (!snapshot || !state) return null;
+    const [event] = await this.store.readStreamToFold(streamId, snapshot.revision, 1);
+    if (event?.position !== snapshot.position) return null;
+    for (let from = known + 1; from <= snapshot.revision; from += FOLD_PAGE) {
+      const page = await this.store.readStreamToFold(streamId, from, Math.min(FOLD_PAGE, snapshot.revision + 1 - from));
+      for (const stored of page) {
+        const decoded = decodeEvent(stored) as unknown as UsageEvent;
+        if (decoded.type === 'UsageRecorded') keepStoredIds(state.ids, stored.revision, decoded.data);
+      }
+    }
+    this.snapshotAt.set(streamId, snapshot.revision);
+    return { state, revision: snapshot.revision, position: snapshot.position };
+  }
+
+  /** Writes the state's snapshot once enough events were folded since the last (in the background: a failed write costs only a longer fold). */
+  private snapshotIfDue(streamId: string, loaded: Loaded<UsageState>): void {
+    const snapshotting = this.snapshotting;
+    const { revision, position } = loaded;
+    if (!snapshotting || revision === 'no_stream' || position === undefined) return;
+    if (revision - (this.snapshotAt.get(streamId) ?? -1) < (snapshotting.everyEvents ?? SNAPSHOT_EVERY)) return;
+    this.snapshotAt.set(streamId, revision);
+    snapshotting.snapshots.write(streamId, { revision, position, state: usageSnapshotOf(loaded.state) }).catch(snapshotting.onError);
   }
 
   /** The streams kept folded, least recently used first. */
@@ -104,6 +153,7 @@ export class UsageStates {
     for (const oldest of this.kept.keys()) {
       if (oldest === streamId || (this.kept.size <= this.limits.streams && this.keptIds <= this.limits.eventIds)) break;
       this.drop(oldest);
+      this.snapshotAt.delete(oldest);
     }
   }
 

@@ -97,7 +97,8 @@ export const forEachStoredUsage = (data: UsageRecordedData, visit: (eventId: str
   }
 };
 
-const keepIds = (ids: StoredIds, revision: number, data: UsageRecordedData): void => {
+/** Keeps the ids a batch at `revision` stored, unless the caller finds those elsewhere (`ids.knownThrough`). */
+export const keepStoredIds = (ids: StoredIds, revision: number, data: UsageRecordedData): void => {
   if (revision <= ids.knownThrough) return;
   const before = ids.seen.size;
   forEachStoredUsage(data, (eventId, details) => ids.seen.set(eventId, details));
@@ -110,7 +111,7 @@ const evolve = (state: UsageState, event: UsageEvent): UsageState => {
     case 'UsageRecorded':
       // Read as stored, a group (one meter, one period) at a time: this folds every batch a subscription ever sent.
       for (const group of event.data.groups) addToTotal(state, group.periodStart, group.meterId, groupQuantity(group.events), group.events.length);
-      keepIds(state.ids, revision, event.data);
+      keepStoredIds(state.ids, revision, event.data);
       return state;
     case 'UsagePeriodBilled':
       state.billed.set(event.data.periodStart, event.data);

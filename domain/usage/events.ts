@@ -114,7 +114,7 @@ export type BilledMeterUsage = z.infer<typeof billedMeterUsage>;
  * close in the usage stream, with the totals it billed (so a retry after a crash raises the same
  * invoice, and the values read them); `invoiceId` null when the period billed nothing.
  */
-const periodBilled = z.object({
+export const usagePeriodBilledData = z.object({
   subscriptionId: z.string(),
   periodStart: z.string(),
   /** End (exclusive) of the usage billed: the period's end, or the day after the end date of a subscription ending inside it. */
@@ -126,13 +126,13 @@ const periodBilled = z.object({
 });
 
 export type UsageRecorded = { type: 'UsageRecorded'; data: UsageRecordedData };
-export type UsagePeriodBilledData = z.infer<typeof periodBilled>;
+export type UsagePeriodBilledData = z.infer<typeof usagePeriodBilledData>;
 export type UsagePeriodBilled = { type: 'UsagePeriodBilled'; data: UsagePeriodBilledData };
 export type UsageEvent = UsageRecorded | UsagePeriodBilled;
 
 export const usageEventDefinitions: EventDefinition[] = [
   { type: 'UsageRecorded', version: 2, schema: recorded, upcasters: { 1: upcastRecordedV1 } },
-  { type: 'UsagePeriodBilled', version: 1, schema: periodBilled },
+  { type: 'UsagePeriodBilled', version: 1, schema: usagePeriodBilledData },
 ];
 
 /** A subscription's reported usage, for as long as it lives: its event ids are unique in it. */

@@ -1,5 +1,7 @@
-import { handleDecision } from '../../commands/handle';
+import { handleDecision, loadState } from '../../commands/handle';
 import { UsageStates } from '../../commands/usage/usage-states';
+import { usageSnapshotOf } from '../../domain/usage/snapshot';
+import { SqliteStateSnapshots } from '../../infra/state-snapshots/sqlite';
 import { decideUsage, usageDecider } from '../../domain/usage/decider';
 import { usageStream } from '../../domain/usage/events';
 import { usageCalendar, type UsageSubscription } from '../../domain/usage/rules';
@@ -100,5 +102,66 @@ describe('UsageStates: the usage streams kept folded, bounded in streams and in 
     const state = await states.exclusive('sub_a', async (source) => (await source.load()).state);
     expect(asked).toEqual(['sub_a']);
     expect([...state.ids.seen.keys()]).toEqual(ids('b', 10));
+  });
+
+  describe('snapshots', () => {
+    /** States of a log whose snapshots go to its SQLite file, every `everyEvents` events folded. */
+    const snapshotted = (store: SqliteEventStore, db: ReturnType<typeof openDatabase>, everyEvents: number, idsRead?: (subscriptionId: string) => number) => {
+      const states = new UsageStates(store);
+      const errors: unknown[] = [];
+      states.keepSnapshotsIn({ snapshots: new SqliteStateSnapshots(db), everyEvents, onError: (error) => errors.push(error) });
+      if (idsRead) states.readIdsFrom((subscriptionId) => Promise.resolve(idsRead(subscriptionId)));
+      return { states, errors };
+    };
+    const loadOf = (states: UsageStates) => states.exclusive('sub_a', async (source) => source.load());
+    /** The stream's first events read by each `readStreamToFold` from now on. */
+    const foldReads = (store: SqliteEventStore) => {
+      const reads: [number | undefined, number | undefined][] = [];
+      const read = store.readStreamToFold.bind(store);
+      store.readStreamToFold = (streamId, from, limit) => {
+        reads.push([from, limit]);
+        return read(streamId, from, limit);
+      };
+      return reads;
+    };
+
+    it('reads a state lost back from its snapshot and folds only the events after it, keeping the ids the index has not read', async () => {
+      const db = openDatabase(':memory:');
+      const store = new SqliteEventStore(db);
+      const writer = snapshotted(store, db, 3);
+      // Five batches, each loaded then committed: the load of the fourth (revision 2 folded) snapshots revisions 0-2.
+      for (let batch = 0; batch < 5; batch++) await record(store, writer.states, 'sub_a', ids(`b${batch}`, 2), String(batch + 1));
+      expect(writer.errors).toEqual([]);
+      const whole = (await loadState(store, usageStream('sub_a'), usageDecider)).state;
+
+      // A restarted process whose index has read revisions 0-1: revision 2's ids come from the log, 3-4 are folded.
+      const reads = foldReads(store);
+      const restarted = snapshotted(store, db, 1000, () => 1);
+      const loaded = await loadOf(restarted.states);
+      expect(reads).toEqual([
+        [2, 1],
+        [2, 1],
+        [3, 250],
+      ]);
+      expect(loaded.revision).toBe(4);
+      expect(loaded.state.totals).toEqual(whole.totals);
+      expect([...loaded.state.ids.seen.keys()]).toEqual([...ids('b2', 2), ...ids('b3', 2), ...ids('b4', 2)]);
+      // It decides as the whole fold would: an id of revision 2 is a duplicate, one changed a conflict.
+      expect((await record(store, restarted.states, 'sub_a', ['b2-0', 'b4-1', 'new'], '3')).result).toEqual(['duplicate', 'rejected', 'created']);
+    });
+
+    it('ignores a snapshot whose event the log does not hold there (another log), and folds from the start', async () => {
+      const db = openDatabase(':memory:');
+      const store = new SqliteEventStore(db);
+      for (let batch = 0; batch < 3; batch++) await record(store, new UsageStates(store), 'sub_a', ids(`b${batch}`, 1));
+      await new SqliteStateSnapshots(db).write(usageStream('sub_a'), { revision: 1, position: 999n, state: usageSnapshotOf(usageDecider.initialState()) });
+      const reads = foldReads(store);
+      const loaded = await loadOf(snapshotted(store, db, 1000).states);
+      expect(reads).toEqual([
+        [1, 1],
+        [0, 250],
+      ]);
+      expect(loaded.state.ids.folded).toBe(3);
+    });
   });
 });

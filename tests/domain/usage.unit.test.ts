@@ -4,6 +4,7 @@ import { formatQuantity, quantityOf, quantityText } from '../../domain/pricing/q
 import { decideUsage, forEachStoredUsage, groupQuantity, type RecordUsage, usageDecider } from '../../domain/usage/decider';
 import { type RecordedUsage, recordedUsages, type UsageEvent, usageRecordedData } from '../../domain/usage/events';
 import { type SentUsage, sentDetails, type UsageOutcome, type UsageSubscription, usageCalendar, usageCalendarKey, usageSubscriptionOf } from '../../domain/usage/rules';
+import { usageSnapshotOf, usageStateFromSnapshot } from '../../domain/usage/snapshot';
 import { forgetIdsThrough } from '../../domain/usage/state';
 import { deciderSpec } from '../support/decider-spec';
 import { subscriptionCreatedData } from '../support/subscription-fixtures';
@@ -271,6 +272,38 @@ describe('usage ids kept from the events the id index has not read', () => {
         expect(forgetting.ids.seen.size).toBeLessThanOrEqual(whole.ids.seen.size);
       }),
     );
+  });
+});
+
+describe('usage state snapshots', () => {
+  const log = [
+    recorded(stored('e1'), stored('e2', { quantity: '999999999999.9999' }), stored('e3', { meterId: 'mtr_gb', meterCode: 'storage_gb', quantity: '0.0001' })),
+    billed('2026-01-01', '2026-02-01'),
+    recorded(stored('e4', { quantity: '999999999999.9999' }), stored('e5', { periodStart: '2026-03-01', periodEnd: '2026-04-01' })),
+  ];
+
+  it('holds the totals (exact past the largest amount an event may report), what is billed and how far it folded, none of the ids', () => {
+    const whole = log.reduce(usageDecider.evolve, usageDecider.initialState());
+    const read = usageStateFromSnapshot(usageSnapshotOf(whole), 2)!;
+    expect(read.totals).toEqual(whole.totals);
+    expect(read.totals.get('2026-02-01')?.get('mtr_calls')).toEqual({ quantity: 20_000_000_000_009_998n, events: 3 });
+    expect(read.billed).toEqual(whole.billed);
+    expect(read.billedThrough).toBe('2026-02-01');
+    expect(read.ids).toEqual({ seen: new Map(), events: [], folded: 3, knownThrough: 2 });
+    // Folded on from it, with the forgotten ids from the log, it decides as the whole fold.
+    const next = [recorded(stored('e6'))];
+    const fromSnapshot = next.reduce(usageDecider.evolve, read);
+    const storedHere = new Map([['e1', sentDetails(sent('e1'))]]);
+    const events = [sent('e1'), sent('e6'), sent('e1', { quantity: '2' }), sent('e7')];
+    expect(decideUsage(command(events, { storedHere }), fromSnapshot)).toEqual(decideUsage(command(events), next.reduce(usageDecider.evolve, whole)));
+  });
+
+  it('reads nothing from text that is not a snapshot of its format', () => {
+    const text = usageSnapshotOf(usageDecider.initialState());
+    expect(usageStateFromSnapshot(text, -1)).toEqual(usageDecider.initialState());
+    expect(usageStateFromSnapshot(text.replace('"format":1', '"format":2'), -1)).toBeNull();
+    expect(usageStateFromSnapshot('{"format":1', -1)).toBeNull();
+    expect(usageStateFromSnapshot(JSON.stringify({ ...JSON.parse(text), totals: [['2026-02-01', 'mtr_calls', '1.5', 1]] }), -1)).toBeNull();
   });
 });
 

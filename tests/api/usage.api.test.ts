@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { usageStatesOf } from '../../commands/usage/usage-states';
-import { usageStream } from '../../domain/usage/events';
+import { usageRecordedData, usageStream } from '../../domain/usage/events';
 import { fixedClock } from '../../infra/clock/clock';
 import { USAGE_PERIODS, type UsagePeriodDoc } from '../../projections/usage';
 import { expectError } from '../support/api-assertions';
@@ -237,6 +237,33 @@ describe('POST /v1/usage_events', () => {
       'created',
     ]);
     expect(await period(sub, 'api_calls')).toEqual([expect.objectContaining({ quantity: '8.0000', events: 5 })]);
+  });
+
+  it('reads a long usage stream back from its snapshot after a restart, folding only what follows it', async () => {
+    const sub = await subscribe();
+    await report([event(sub, 's-first')]).expect(200);
+    // 250 more batches appended straight to the log (as many requests would), then one through the API: its load folds them and snapshots the state.
+    const { store } = service.services;
+    const batch = (k: number) => ({
+      ...testEvent('UsageRecorded', usageRecordedData(sub, orgId, '2026-03-15T10:00:00.000Z', [{ eventId: `s-${k}`, meterId: 'mtr_x', meterCode: 'api_calls', quantity: '1.0000', timestamp: '2026-03-15T10:00:00.000Z', timestampSent: false, periodStart: '2026-03-15', periodEnd: '2026-04-15' }])),
+      version: 2,
+    });
+    for (let k = 0; k < 250; k++) await store.append(usageStream(sub), [batch(k)], k + 0);
+    await report([event(sub, 's-last')]).expect(200);
+
+    await service.close();
+    service = await startTestService(service.dataDir, { clock });
+    const reads: (number | undefined)[] = [];
+    const read = service.services.store.readStreamToFold.bind(service.services.store);
+    service.services.store.readStreamToFold = (streamId, from, limit) => {
+      if (streamId === usageStream(sub)) reads.push(from);
+      return read(streamId, from, limit);
+    };
+    const answer = await report([event(sub, 's-first'), event(sub, 's-7'), event(sub, 's-after')]);
+    expect(answer.body.results.map((r: { status: string }) => r.status)).toEqual(['duplicate', 'duplicate', 'created']);
+    // The two resent ids' events (revisions 0 and 8, named by the id index); the snapshot, taken at revision 250
+    // (the load before the last batch), checked; then what follows it. Nothing from the start.
+    expect(reads).toEqual([0, 8, 250, 251]);
   });
 
   it('decides a mixed batch of 100 over several subscriptions as if each event came alone, and the same again after a restart', async () => {

@@ -3,7 +3,7 @@ import { intervalSchema, tierSchema } from '../domain/catalogue/types';
 import { compareDates } from '../domain/pricing/calendar';
 import { meterPricing } from '../domain/invoice/usage-invoice';
 import { parsePercent } from '../domain/pricing/percent';
-import { quantityOf } from '../domain/pricing/quantity';
+import { storedTotal } from '../domain/pricing/quantity';
 import { subscriptionValues } from '../domain/pricing/subscription-values';
 import { amountAboveMinimum } from '../domain/pricing/usage-charge';
 import { pricingSnapshot, subscriptionMeter, type SubscriptionCreatedData, type SubscriptionEvent } from '../domain/subscription/events';
@@ -73,7 +73,7 @@ const valuesAt = (s: Pick<SubscriptionDoc, 'discount_percent' | 'interval' | '_p
     closedPeriodsAboveMinimum: s._closed_usage.map((period) =>
       s._meters.reduce((total, meter) => {
         const reported = period.meters.find((m) => m.meterId === meter.meterId)?.quantity ?? '0';
-        return total + amountAboveMinimum(meterPricing(meter), quantityOf(reported)!);
+        return total + amountAboveMinimum(meterPricing(meter), storedTotal(reported));
       }, 0n),
     ),
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatQuantity, quantityOf } from '../domain/pricing/quantity';
+import { formatQuantity, storedTotal } from '../domain/pricing/quantity';
 import { groupQuantity } from '../domain/usage/decider';
 import type { UsageRecorded } from '../domain/usage/events';
 import type { Projection } from './projection';
@@ -57,7 +57,7 @@ export const usageProjection: Projection = {
         _organisation: organisationId,
       };
       const added = groupQuantity(group.events);
-      context.put(USAGE_PERIODS, { ...current, quantity: formatQuantity(quantityOf(current.quantity)! + added), events: current.events + group.events.length });
+      context.put(USAGE_PERIODS, { ...current, quantity: formatQuantity(storedTotal(current.quantity) + added), events: current.events + group.events.length });
     }
   },
 };

@@ -2,7 +2,7 @@ import { addDaysToInstant, startOfDate } from '../pricing/calendar';
 import { formatMoney, type Money, parseMoney, sum } from '../pricing/money';
 import { discountOf, parsePercent } from '../pricing/percent';
 import type { MeterPricing } from '../pricing/pricing';
-import { formatQuantity, quantityOf } from '../pricing/quantity';
+import { formatQuantity, storedTotal } from '../pricing/quantity';
 import { type UsageCharge, usageCharge } from '../pricing/usage-charge';
 import type { SubscriptionCreatedData } from '../subscription/events';
 import type { UsagePeriodBilledData } from '../usage/events';
@@ -29,8 +29,9 @@ export type MeterBill = Readonly<{ meter: SubscriptionMeter; reported: string; c
 export const meterBills = (meters: readonly SubscriptionMeter[], billed: Pick<UsagePeriodBilledData, 'meters'>): MeterBill[] =>
   meters.flatMap((meter) => {
     const reported = billed.meters.find((m) => m.meterId === meter.meterId)?.quantity ?? '0.0000';
-    const charge = usageCharge(meterPricing(meter), quantityOf(reported)!);
-    return charge.billed > 0n ? [{ meter, reported: formatQuantity(quantityOf(reported)!), charge }] : [];
+    const quantity = storedTotal(reported);
+    const charge = usageCharge(meterPricing(meter), quantity);
+    return charge.billed > 0n ? [{ meter, reported: formatQuantity(quantity), charge }] : [];
   });
 
 /** Whether the bills come to anything before discount: a period that bills nothing raises no invoice. */
@@ -39,7 +40,7 @@ export const billsAnything = (bills: readonly MeterBill[]): boolean => bills.som
 /** How a usage line explains its quantity: what was reported, and the minimum or included units that changed it. */
 const usageDescription = (bill: MeterBill, period: Pick<UsagePeriodBilledData, 'periodStart' | 'periodEnd'>): string => {
   const notes = [`${bill.reported} reported`];
-  if (bill.charge.billed > quantityOf(bill.reported)!) notes.push(`minimum ${bill.meter.minimumUnits}`);
+  if (bill.charge.billed > storedTotal(bill.reported)) notes.push(`minimum ${bill.meter.minimumUnits}`);
   if (bill.meter.model === 'per_unit' && (bill.meter.includedUnits ?? 0) > 0) notes.push(`${bill.meter.includedUnits} included`);
   return `Usage ${period.periodStart} to ${period.periodEnd}: ${notes.join(', ')}`;
 };

@@ -37,6 +37,16 @@ export const quantityOf = (value: unknown): Quantity | null => {
   return null;
 };
 
+/**
+ * A total as stored (`formatQuantity`'s text, or fewer places): exact, of any size. A period's
+ * total of many events has no bound where one event's quantity has (`quantityOf`).
+ */
+export const storedTotal = (text: string): Quantity => {
+  const match = QUANTITY.exec(text);
+  if (!match) throw new Error(`not a stored quantity: ${JSON.stringify(text)}`);
+  return BigInt(match[1]!) * SCALE + BigInt((match[2] ?? '').padEnd(4, '0'));
+};
+
 // MAX_QUANTITY has twelve digits before the point: a shorter whole part is within it, a longer one over it.
 const MAX_WHOLE_DIGITS = 12;
 const LEADING_ZEROS = /^0+(?=\d)/;

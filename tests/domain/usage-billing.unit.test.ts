@@ -141,6 +141,25 @@ describe('billing a closed usage period: given usage, when BillUsagePeriod, then
     });
   });
 
+  it('bills a period whose total is past the largest quantity one event may report', () => {
+    const max = '999999999999.9999';
+    spec([recorded(usage('mtr_calls', max)), recorded(usage('mtr_calls', max))])
+      .when(bill())
+      .then([billed({ meters: totals('1999999999999.9998', '0.0000', '0.0000', '0.0000', [2, 0, 0, 0]) })]);
+    const invoice = usageInvoice({
+      subscription: created(),
+      billed: { subscriptionId: 'sub_1', periodStart: '2026-02-01', periodEnd: '2026-03-01', invoiceId: 'inv_usage', billedAt: NOW, meters: totals('1999999999999.9998', '0.0000', '0.0000', '0.0000', [2, 0, 0, 0]) },
+      lineIdOf: (meterId) => `il_${meterId}`,
+      paymentTermsDays: 14,
+    });
+    // 1999999999999.9998 reported, 1000 included: 1999999998999.9998 × 0.0015 = 2999999998.49999997 → 2999999998.5000.
+    expect(invoice.lines[0]).toMatchObject({
+      usageQuantity: '1999999998999.9998',
+      amount: '2999999998.5000',
+      description: 'Usage 2026-02-01 to 2026-03-01: 1999999999999.9998 reported, 1000 included',
+    });
+  });
+
   it('bills a meter’s minimum alone: a period with no usage still raises an invoice when a minimum prices above zero', () => {
     spec([]).when(bill()).then([billed({ meters: nothing })]);
     const invoice = usageInvoice({

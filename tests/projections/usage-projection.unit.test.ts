@@ -45,4 +45,9 @@ describe('usage projection: given events, then documents', () => {
       ]);
   });
 
+  it('sums past the largest quantity one event may report (a period’s total has no such bound)', async () => {
+    await spec
+      .given([recorded('sub_1', usage('a', '999999999999.9999')), recorded('sub_1', usage('b', '999999999999.9999')), recorded('sub_1', usage('c', '0.0002'))])
+      .then(USAGE_PERIODS, [period('sub_1', 'calls', '2026-02-01', '2026-03-01', '2000000000000.0000', 3, 0)]);
+  });
 });

@@ -77,6 +77,12 @@ describe('usage values on the subscription: given billed usage periods, then usa
     await spec.given([created, march, january, february, march]).then(SUBSCRIPTIONS, [document('4.6515', '55.8180', [january, february, march])]);
   });
 
+  it('values a period whose total is past the largest quantity one event may report', async () => {
+    // calls 2,000,000,000,000 → (2,000,000,000,000 − 100) × 0.01 = 19,999,999,999.0000, less the minimum's 1.0000 → 19,999,999,998.0000 → 17,999,999,998.2000 net; × 12.
+    const huge = billed('2026-01-01', '2026-02-01', '2000000000000.0000', '0.0000');
+    await spec.given([created, huge]).then(SUBSCRIPTIONS, [document('17999999998.2000', '215999999978.4000', [huge])]);
+  });
+
   it('keeps the usage values through a units change (values recomputed at the new units)', async () => {
     const unitsChanged = {
       type: 'SubscriptionUnitsChanged',

@@ -1,5 +1,7 @@
 import express, { type Express } from 'express';
 import { adminAuth } from './admin/admin-auth';
+import { sandboxWriteGateOf } from '../commands/organisation/sandbox-write-gate';
+import { sandboxWrites } from './middleware/sandbox-writes';
 import { accountingRoutes } from './admin/accounting';
 import { apiKeyRoutes } from './admin/api-keys';
 import { auditRoutes } from './admin/audit';
@@ -30,6 +32,8 @@ import { dispatchBySegments } from './segment-dispatch';
 export type App = Readonly<{ app: Express; routes: RouteRegistry }>;
 
 const ADMIN_PATH = /^\/admin(?:\/|$)/i;
+/** The organisation an operator's request writes to: any under `/admin/v1/organisations/{org}/`, but its reset. */
+const ADMIN_WRITE_TARGET = /^\/admin\/v1\/organisations\/([^/]+)\/(?!reset\/?$)/i;
 
 const describeDocument = (router: express.Router, routes: RouteRegistry, prefix: '/v1' | '/admin/v1', title: string) => {
   let document: unknown = null;
@@ -87,6 +91,8 @@ export const createApp = (deps: ApiDeps): App => {
   auditRoutes(admin, routes, deps);
   projectionRoutes(admin, routes, deps);
   app.use('/admin', adminAuth(deps.adminToken));
+  // Operators' writes to an organisation, but its reset (which takes the gate whole).
+  app.use(sandboxWrites(sandboxWriteGateOf(deps.store), (req) => ADMIN_WRITE_TARGET.exec(req.path)?.[1] ?? null));
   app.use('/admin', jsonBody());
   // Tried only for /admin paths (matched as the router matches a prefix: any case): a /v1 request skips its hundred-odd
   // layers. Its `stack` stays visible, as a mounted router's is, to what walks the app's routes.
@@ -102,6 +108,7 @@ export const createApp = (deps: ApiDeps): App => {
   usageRoutes(v1, routes, deps);
   // Each /v1 route reads its body once the key's scope is checked (`publicRoute`).
   app.use('/v1', authenticate(deps));
+  app.use('/v1', sandboxWrites(sandboxWriteGateOf(deps.store), (req) => (req.auth!.organisation.livemode ? null : req.auth!.organisation.id)));
   app.use(dispatchBySegments(v1));
 
   app.use(unknownEndpoint());

@@ -3,6 +3,7 @@ import { changeOrganisationSettings } from '../../commands/organisation/change-o
 import { createOrganisation } from '../../commands/organisation/create-organisation';
 import { openSandbox } from '../../commands/organisation/open-sandbox';
 import { resetSandbox } from '../../commands/organisation/reset-sandbox';
+import { sandboxWriteGateOf } from '../../commands/organisation/sandbox-write-gate';
 import { organisationCommand } from '../../commands/organisation/organisation-command';
 import { latestPosition } from '../../commands/positions';
 import { advanceRunning } from '../../domain/organisation/time';
@@ -145,11 +146,14 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
       if (!deps.clocks.beginAdvance(sandbox.id)) throw advanceRunning();
       let position: bigint;
       try {
-        const reset = await resetSandbox(deps, adminCaller(req), sandbox.id, body.copy);
-        position = reset.position;
-        deps.clocks.setTestClock(sandbox.id, null);
-        await deps.waitForProjections(reset.resetAt);
-        await forgetIdempotencyRecords(deps, sandbox.id, reset.generation);
+        // Once the writes to the sandbox under way are done; those that come meanwhile wait for it.
+        position = await sandboxWriteGateOf(deps.store).resetting(sandbox.id, async () => {
+          const reset = await resetSandbox(deps, adminCaller(req), sandbox.id, body.copy);
+          deps.clocks.setTestClock(sandbox.id, null);
+          await deps.waitForProjections(reset.resetAt);
+          await forgetIdempotencyRecords(deps, sandbox.id, reset.generation);
+          return reset.position;
+        });
       } finally {
         deps.clocks.endAdvance(sandbox.id);
       }

@@ -235,6 +235,71 @@ describe('POST /admin/v1/organisations/{sandbox}/reset', () => {
     expect(report).toMatchObject({ status: 'switched', projections: allProjections.map((p) => p.name), differences: [] });
     expect(await Promise.all(routes.map((route) => list(route)))).toEqual(before);
   });
+
+  describe('beside writes to the sandbox', () => {
+    /** Holds the first append to a stream whose id starts with `prefix` until released; `reached` settles when one waits. */
+    const holdAppend = (prefix: string) => {
+      const { store } = service.services;
+      const append = store.append.bind(store);
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let reached!: () => void;
+      const waiting = new Promise<void>((resolve) => (reached = resolve));
+      let held = false;
+      store.append = async (streamId, events, expected) => {
+        if (!held && streamId.startsWith(prefix)) {
+          held = true;
+          reached();
+          await released;
+        }
+        return append(streamId, events, expected);
+      };
+      return { waiting, release, restore: () => (store.append = append) };
+    };
+    /** Whether the request has been answered after a pause long enough for it to have been, were nothing holding it. */
+    const answeredWithin = async (answered: () => boolean) => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return answered();
+    };
+
+    it('waits for a write under way, then removes what it made', async () => {
+      const hold = holdAppend('customer-');
+      try {
+        const creating = app().post('/v1/customers').set(test).send({ code: 'RACE-1', name: 'Under way' }).then((response) => response);
+        await hold.waiting;
+        let done = false;
+        const resetting = reset().then((response) => ((done = true), response));
+        expect(await answeredWithin(() => done)).toBe(false);
+        hold.release();
+        expect((await creating).status).toBe(201);
+        expect((await resetting).status).toBe(200);
+      } finally {
+        hold.release();
+        hold.restore();
+      }
+      expect((await list('/v1/customers')).map((c) => c.code)).not.toContain('RACE-1');
+    });
+
+    it('holds a write that comes during it until it is done: the write makes an object of the new generation', async () => {
+      const hold = holdAppend(`organisation-${sandboxId}`);
+      let created: request.Response;
+      try {
+        const resetting = reset().then((response) => response);
+        await hold.waiting;
+        let done = false;
+        const creating = app().post('/v1/customers').set(test).send({ code: 'RACE-2', name: 'Meanwhile' }).then((response) => ((done = true), response));
+        expect(await answeredWithin(() => done)).toBe(false);
+        hold.release();
+        expect((await resetting).status).toBe(200);
+        created = await creating;
+      } finally {
+        hold.release();
+        hold.restore();
+      }
+      expect(created.status).toBe(201);
+      expect((await list('/v1/customers')).map((c) => c.code)).toContain('RACE-2');
+    });
+  });
 });
 
 describe('a sandbox reset interrupted after its event', () => {

@@ -8,10 +8,14 @@ import type { StateSnapshots } from '../../infra/state-snapshots/port';
 import { FOLD_PAGE, handleDecision, type Loaded, loadState, type StateSource } from '../handle';
 import { perStore } from '../per-store';
 
-/** What this process keeps folded: at most this many streams, and event ids over all of them (about 90 bytes each, a UUID's). */
+/** What this process keeps folded: at most this many streams, and event ids kept over all of them (about 90 bytes each, a UUID's). */
 export type UsageStateLimits = Readonly<{ streams: number; eventIds: number }>;
 
-/** The least recently used stream is dropped past either (and folded whole when next needed): about 90 MB of ids at most. */
+/**
+ * The least recently used stream is dropped past either (and read back from its snapshot when next
+ * needed). Ids are kept only until the id index reads them, so the second bound is met only when
+ * the index falls behind.
+ */
 const KEPT: UsageStateLimits = { streams: 1000, eventIds: 1_000_000 };
 
 /** The last revision of a subscription's usage stream the id index has read (-1: none): the ids up to it are found there. */
@@ -28,9 +32,10 @@ export type UsageStateSource = StateSource<UsageState> & Readonly<{ forgetIdsThr
 /**
  * The usage streams this process has folded, kept between requests so a request reads only the
  * events appended since: folding a subscription's stream whole for each batch would grow with its
- * lifetime. A state keeps only the ids of events the id index has not read yet. One request at a time per stream in this
- * process (the state is extended in place, so only its holder may touch it); writers in other
- * processes are caught by the expected revision, and their events read on the next load.
+ * lifetime. A state keeps only the ids of events the id index has not read yet, and one lost is
+ * read back from its snapshot. One request at a time per stream in this process (the state is
+ * extended in place, so only its holder may touch it); writers in other processes are caught by
+ * the expected revision, and their events read on the next load.
  */
 export class UsageStates {
   private readonly kept = new Map<string, Loaded<UsageState>>();

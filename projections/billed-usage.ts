@@ -31,29 +31,22 @@ const MOST_READ = 256;
  */
 export const billedUsagePage = async (
   store: EventStore,
-  readStore: Pick<ReadStore, 'get'>,
+  readStore: Pick<ReadStore, 'get' | 'findAll'>,
   line: BilledUsageLine,
   limit: number,
   after?: BilledUsageCursor,
 ): Promise<BilledUsagePage | null> => {
   const stream = usageStream(line.subscriptionId);
-  const billing = (await store.readStreamOfTypes(stream, ['UsagePeriodBilled']))
-    .map(decodeEvent)
-    .find((e) => (e.data as UsagePeriodBilled['data']).invoiceId === line.invoiceId);
-  const none = after ? null : { events: [], hasMore: false };
-  if (!billing) return none;
-  const { periodStart, meters } = billing.data as UsagePeriodBilled['data'];
-  if (meters.find((meter) => meter.meterId === line.meterId)?.events === 0) return none;
+  const billed = await billedPeriod(store, readStore, line);
+  if (!billed) return after ? null : { events: [], hasMore: false };
+  const { periodStart, end } = billed;
   const billedIn = (event: StoredEvent): BilledUsageEvent[] =>
     event.type !== 'UsageRecorded'
       ? []
       : recordedUsages(decodeEvent(event).data as UsageRecorded['data'])
           .filter((usage) => usage.meterId === line.meterId && usage.periodStart === periodStart)
           .map((usage) => ({ ...usage, recordedAt: event.metadata.recordedTime }));
-  // A document not there yet (its read model behind, or rebuilt) or of an older version: from the stream's start.
-  const period = await readStore.get<UsagePeriodDoc>(USAGE_PERIODS, usagePeriodId(line.subscriptionId, line.meterId, periodStart));
-  const end = billing.revision;
-  let from = Math.min(period?.first_revision ?? 0, end);
+  let from = billed.from;
   const events: BilledUsageEvent[] = [];
   if (after) {
     const start = await cursorEvent(store, stream, after, from, end, billedIn);
@@ -68,6 +61,30 @@ export const billedUsagePage = async (
     from += read.length;
   }
   return { events: events.slice(0, limit), hasMore: events.length > limit };
+};
+
+/**
+ * Where the line's events are in the usage stream: from the period's first event up to its billing
+ * (exclusive), and the period's start; null when no usage period raised the invoice, or the meter
+ * reported nothing in it. From the period's `usage_periods` document once it records the billing,
+ * else from the stream's billings (read alone: SQLite skips the batches' rows unread, EventStoreDB
+ * reads the stream whole) and the document's first revision (from the stream's start without one).
+ */
+const billedPeriod = async (store: EventStore, readStore: Pick<ReadStore, 'get' | 'findAll'>, line: BilledUsageLine) => {
+  const [period] = await readStore.findAll<UsagePeriodDoc>(USAGE_PERIODS, [
+    { field: 'subscription', eq: line.subscriptionId },
+    { field: 'meter', eq: line.meterId },
+    { field: 'invoice', eq: line.invoiceId },
+  ]);
+  if (period?.billed_revision !== undefined) return { periodStart: period.period_start, from: period.first_revision ?? 0, end: period.billed_revision };
+  const billing = (await store.readStreamOfTypes(usageStream(line.subscriptionId), ['UsagePeriodBilled']))
+    .map(decodeEvent)
+    .find((e) => (e.data as UsagePeriodBilled['data']).invoiceId === line.invoiceId);
+  if (!billing) return null;
+  const { periodStart, meters } = billing.data as UsagePeriodBilled['data'];
+  if (meters.find((meter) => meter.meterId === line.meterId)?.events === 0) return null;
+  const document = await readStore.get<UsagePeriodDoc>(USAGE_PERIODS, usagePeriodId(line.subscriptionId, line.meterId, periodStart));
+  return { periodStart, from: Math.min(document?.first_revision ?? 0, billing.revision), end: billing.revision };
 };
 
 /** The event holding the cursor's id among the revisions named (in the period, before its billing), and what it billed after that id. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formatQuantity, storedTotal } from '../domain/pricing/quantity';
 import { groupQuantity } from '../domain/usage/decider';
-import type { UsageRecorded } from '../domain/usage/events';
+import type { UsagePeriodBilled, UsageRecorded } from '../domain/usage/events';
 import type { Projection } from './projection';
 
 export const USAGE_PERIODS = 'usage_periods';
@@ -22,6 +22,9 @@ export const usagePeriodDocument = z.object({
   events: z.number().int(),
   /** The usage stream's revision of the first event in it: where a read of the events it sums starts (absent from version 3's documents). */
   first_revision: z.number().int().optional(),
+  /** Once the period is billed: the revision of its billing (where a read of its events ends) and the invoice it raised (null: none). */
+  billed_revision: z.number().int().optional(),
+  invoice: z.string().nullable().optional(),
   _organisation: z.string(),
 });
 export type UsagePeriodDoc = z.infer<typeof usagePeriodDocument>;
@@ -31,14 +34,23 @@ export const usagePeriodId = (subscriptionId: string, meterId: string, periodSta
 export const usageProjection: Projection = {
   name: 'usage',
   // Version 3: without the event ids (kept in memory by `UsageEventIdIndex`); earlier generations are rebuilt without them.
-  // Version 4: with each period's first revision.
-  version: 4,
+  // Version 4: with each period's first revision. Version 5: with its billing's revision and invoice.
+  version: 5,
   collections: [USAGE_PERIODS],
   // Version 2 wrote each usage event id here; a data directory it made still holds them.
   retired: ['usage_event_ids'],
   indexes: [{ collection: USAGE_PERIODS, fields: ['subscription', 'period_start'] }],
-  handles: ['UsageRecorded'],
+  handles: ['UsageRecorded', 'UsagePeriodBilled'],
   apply: async (event, context) => {
+    if (event.type === 'UsagePeriodBilled') {
+      const { subscriptionId, periodStart, invoiceId } = (event as unknown as UsagePeriodBilled).data;
+      // A meter that reported nothing in the period has no document, and nothing to read.
+      for (const meter of (event as unknown as UsagePeriodBilled).data.meters) {
+        const current = await context.get<UsagePeriodDoc>(USAGE_PERIODS, usagePeriodId(subscriptionId, meter.meterId, periodStart));
+        if (current) context.put(USAGE_PERIODS, { ...current, billed_revision: event.revision, invoice: invoiceId });
+      }
+      return;
+    }
     const { data } = event as unknown as UsageRecorded;
     const { subscriptionId, organisationId } = data;
     // One group per meter and period: its total is one document, read and written once.

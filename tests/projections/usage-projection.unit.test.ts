@@ -50,4 +50,28 @@ describe('usage projection: given events, then documents', () => {
       .given([recorded('sub_1', usage('a', '999999999999.9999')), recorded('sub_1', usage('b', '999999999999.9999')), recorded('sub_1', usage('c', '0.0002'))])
       .then(USAGE_PERIODS, [period('sub_1', 'calls', '2026-02-01', '2026-03-01', '2000000000000.0000', 3, 0)]);
   });
+
+  it('records on each document of a billed period its billing’s revision and invoice', async () => {
+    const billed = {
+      type: 'UsagePeriodBilled',
+      data: {
+        subscriptionId: 'sub_1',
+        periodStart: '2026-02-01',
+        periodEnd: '2026-03-01',
+        invoiceId: 'inv_1',
+        billedAt: '2026-03-02T00:00:00.000Z',
+        meters: [
+          { meterId: 'mtr_calls', quantity: '2.0000', events: 1 },
+          // Reported nothing: no document to record it on.
+          { meterId: 'mtr_storage', quantity: '0.0000', events: 0 },
+        ],
+      },
+    };
+    await spec
+      .given([recorded('sub_1', usage('a', '2.0000'), usage('b', '1.0000', 'calls', '2026-03-01', '2026-04-01')), billed])
+      .then(USAGE_PERIODS, [
+        { ...period('sub_1', 'calls', '2026-02-01', '2026-03-01', '2.0000', 1, 0), billed_revision: 1, invoice: 'inv_1' },
+        period('sub_1', 'calls', '2026-03-01', '2026-04-01', '1.0000', 1, 0),
+      ]);
+  });
 });

@@ -47,7 +47,8 @@ export type UsageEventIdIndexOptions = Readonly<{
  * since. A read model document per id cost a b-tree insert and a page written at a random place
  * for every id (random ids ran at 25-30k events/s, 68-72k without).
  *
- * A fingerprint match names a batch that may hold the id: reading that one event says for sure. A sandbox reset frees its organisation's ids (the subscriptions before it hold none).
+ * A fingerprint match names a batch that may hold the id: reading that one event says for sure. A
+ * sandbox reset frees its organisation's ids (the subscriptions before it hold none).
  * With a snapshot, a start reads it (when the log holds the event it ends at) and the log after it.
  * With a snapshot, the ids past `sealIds` go to sorted runs on disk beside it (`FingerprintLevels`):
  * memory holds about 1.5 bytes an id there instead of 24-48, and a lookup of an absent id mostly

@@ -223,7 +223,7 @@ describe('POST /v1/usage_events', () => {
     await report([event(sub, 'k-1', { quantity: '1' }), event(sub, 'k-2', { quantity: '2' })]).expect(200);
     await report([event(sub, 'k-3', { quantity: '3' })]).expect(200);
     const { usageEventIds, store } = service.services;
-    for (let tries = 0; tries < 200 && (await usageEventIds.holdersOf(orgId, sub, [])).readThrough < 1; tries++) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (let tries = 0; tries < 2000 && (await usageEventIds.holdersOf(orgId, sub, [])).readThrough < 1; tries++) await new Promise((resolve) => setTimeout(resolve, 5));
     await report([event(sub, 'k-4')]).expect(200);
     // The two batches the index had read are forgotten: the kept state holds k-4 alone.
     expect(usageStatesOf(store).idsKept(usageStream(sub))).toBe(1);

@@ -1,7 +1,6 @@
 import express, { type Express } from 'express';
-import { adminAuth } from './admin/admin-auth';
 import { sandboxWriteGateOf } from '../commands/organisation/sandbox-write-gate';
-import { sandboxWrites } from './middleware/sandbox-writes';
+import { adminAuth } from './admin/admin-auth';
 import { accountingRoutes } from './admin/accounting';
 import { apiKeyRoutes } from './admin/api-keys';
 import { auditRoutes } from './admin/audit';
@@ -17,6 +16,7 @@ import type { ApiDeps } from './deps';
 import { errorHandler, unknownEndpoint } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
+import { sandboxWrites } from './middleware/sandbox-writes';
 import { openApiDocument } from './openapi';
 import { authenticate, uncountedRateLimitHeaders } from './public/authenticate';
 import { catalogueRoutes } from './public/catalogue';

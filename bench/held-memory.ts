@@ -12,3 +12,9 @@ export const heldBytes = async (): Promise<number> => {
   const { heapUsed, arrayBuffers } = process.memoryUsage();
   return heapUsed + arrayBuffers;
 };
+
+/** The JS heap in use once collected, in whole MB (no loop turn: for a caller that cannot wait). */
+export const heapMbAfterCollection = (): number => {
+  collect();
+  return Math.round(process.memoryUsage().heapUsed / 1024 / 1024);
+};

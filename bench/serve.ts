@@ -4,8 +4,6 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import type { ClientRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { organisationStream } from '../domain/organisation/events';
 import { loadConfig } from '../infra/config';
 import { silentLogger } from '../infra/logger';
@@ -15,6 +13,7 @@ import { startService } from '../service/server';
 import { databaseFile, type Services } from '../service/services';
 import { enableGroupCommit } from '../infra/sqlite/group-commit';
 import { appendedEvent } from './appended-event';
+import { heapMbAfterCollection } from './held-memory';
 import { startBareExpress } from './bare-express';
 
 /**
@@ -49,14 +48,6 @@ export type WorkDone = {
   mainThreadCpuMs: number | null;
   /** The JS heap after the load, once collected: what the service keeps of what it was sent. */
   heapMb: number;
-};
-
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
-
-const heapAfterCollection = () => {
-  collect();
-  return Math.round(process.memoryUsage().heapUsed / 1024 / 1024);
 };
 
 /** User + system CPU of this process's main thread, from /proc (clock ticks of 10 ms); null elsewhere. */
@@ -138,7 +129,7 @@ const countWork = (services: Services) => {
         writes: now.writes - start.writes,
         cpuMs: now.cpuMs - start.cpuMs,
         mainThreadCpuMs: now.mainThreadCpuMs === null || start.mainThreadCpuMs === null ? null : now.mainThreadCpuMs - start.mainThreadCpuMs,
-        heapMb: heapAfterCollection(),
+        heapMb: heapMbAfterCollection(),
       };
     },
   };

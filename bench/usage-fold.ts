@@ -3,16 +3,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadState } from '../commands/handle';
+import { type Loaded, loadState } from '../commands/handle';
+import { UsageStates } from '../commands/usage/usage-states';
 import { usageDecider } from '../domain/usage/decider';
-import { forgetIdsThrough } from '../domain/usage/state';
 import { usageStream } from '../domain/usage/events';
+import { forgetIdsThrough, type UsageState } from '../domain/usage/state';
 import { SqliteEventStore } from '../infra/event-store/sqlite';
 import { openDatabase } from '../infra/sqlite/open-database';
+import { SqliteStateSnapshots } from '../infra/state-snapshots/sqlite';
 import { heldBytes } from './held-memory';
 import { loopGaps } from './loop-gaps';
-import { UsageStates } from '../commands/usage/usage-states';
-import { SqliteStateSnapshots } from '../infra/state-snapshots/sqlite';
 import { usageBatchAppended } from './usage-batch';
 
 export type UsageFoldFigures = Readonly<{
@@ -62,19 +62,24 @@ export const usageFoldBench = async (batches: number): Promise<UsageFoldFigures>
   await store.readStreamToFold(stream);
   const scanMs = performance.now() - started;
 
-  const fold = async (knownThrough: number): Promise<FoldFigures> => {
+  /** A load's time, the loop's longest stall meanwhile and what the state holds; it must stand at the last batch. */
+  const measure = async (load: () => Promise<Loaded<UsageState>>): Promise<FoldFigures> => {
     const before = await heldBytes();
     const gaps = loopGaps();
     started = performance.now();
-    const state = usageDecider.initialState();
-    forgetIdsThrough(state.ids, knownThrough);
-    const loaded = await loadState(store, stream, usageDecider, { state, revision: 'no_stream' });
+    const { state } = await load();
     const ms = performance.now() - started;
     const longestStallMs = gaps.stop();
     const heldMb = ((await heldBytes()) - before) / 1024 / 1024;
-    if (loaded.state.ids.folded !== batches) throw new Error(`the fold read ${loaded.state.ids.folded} batches, not ${batches}`);
-    return { ms, longestStallMs, idsKept: loaded.state.ids.seen.size, heldMb };
+    if (state.ids.folded !== batches) throw new Error(`the load stands at ${state.ids.folded} batches, not ${batches}`);
+    return { ms, longestStallMs, idsKept: state.ids.seen.size, heldMb };
   };
+  const fold = (knownThrough: number) =>
+    measure(() => {
+      const state = usageDecider.initialState();
+      forgetIdsThrough(state.ids, knownThrough);
+      return loadState(store, stream, usageDecider, { state, revision: 'no_stream' });
+    });
   const keepingIds = await fold(-1);
   const asServed = await fold(batches - 1);
 
@@ -91,12 +96,7 @@ export const usageFoldBench = async (batches: number): Promise<UsageFoldFigures>
     if (snapshotErrors.length > 0) throw snapshotErrors[0] as Error;
     await new Promise((resolve) => setImmediate(resolve));
   }
-  const before = await heldBytes();
-  const gaps = loopGaps();
-  started = performance.now();
-  const restored = await served().exclusive('sub_bench', (source) => source.load());
-  const fromSnapshot = { ms: performance.now() - started, longestStallMs: gaps.stop(), idsKept: restored.state.ids.seen.size, heldMb: ((await heldBytes()) - before) / 1024 / 1024 };
-  if (restored.state.ids.folded !== batches) throw new Error(`the snapshot read stands at ${restored.state.ids.folded} batches, not ${batches}`);
+  const fromSnapshot = await measure(() => served().exclusive('sub_bench', (source) => source.load()));
   await store.close();
   rmSync(dataDir, { recursive: true, force: true });
   return { batches, ids: batches * PER_BATCH, scanMs, keepingIds, asServed, fromSnapshot };

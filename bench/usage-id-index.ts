@@ -29,7 +29,6 @@ export type UsageIdIndexFigures = Readonly<{
 const PER_EVENT = 100;
 const SUBSCRIPTIONS = 1000;
 
-
 /**
  * What the usage event id index costs a service that starts on a log holding `ids` random (UUID)
  * usage event ids, 100 an event over 1,000 subscriptions: the time to read them (beside its

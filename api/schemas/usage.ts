@@ -98,7 +98,7 @@ export const toUsageEventBatch = (events: readonly UsageRequestEvent[], outcomes
     results: outcomes.map((outcome, i) => ({
       event_id: events[i]!.eventId,
       status: outcome.status,
-      ...(outcome.status === 'rejected' ? { error: { code: outcome.code, message: USAGE_REJECTIONS[outcome.code] } } : {}),
+      ...(outcome.status === 'rejected' ? { error: { code: outcome.code, message: outcome.message ?? USAGE_REJECTIONS[outcome.code] } } : {}),
     })),
   };
 };

@@ -1,12 +1,9 @@
 import { usageInvoice } from '../../domain/invoice/usage-invoice';
 import { inSetupMode } from '../../domain/organisation/rules';
-import { decodeEvent } from '../../domain/decode-event';
-import { compareDates, dateIn } from '../../domain/pricing/calendar';
+import { dateIn } from '../../domain/pricing/calendar';
 import { DomainError } from '../../domain/shared/domain-error';
-import { subscriptionDecider } from '../../domain/subscription/decider';
-import { type SubscriptionEvent, subscriptionStream } from '../../domain/subscription/events';
+import { metersDuring } from '../../domain/subscription/lifecycle';
 import { decideUsageBill, dueUsagePeriods } from '../../domain/usage/billing';
-import type { EventStore, StoredEvent } from '../../infra/event-store/port';
 import { derivedId } from '../../infra/ids';
 import type { CommandDeps } from '../deps';
 import { invoiceCommand } from '../invoice/invoice-command';
@@ -34,23 +31,6 @@ export type BilledUsagePeriod = Readonly<{
 export const usageInvoiceId = (subscriptionId: string, periodStart: string): string => derivedId('invoice', 'usage', subscriptionId, periodStart);
 const usageLineId = (invoiceId: string, meterId: string): string => derivedId('invoiceLine', invoiceId, meterId);
 
-/** The event that starts a subscription's next period, taking the prices a CPI uplift set (the scheduler's). */
-const RENEWED = 'SubscriptionRenewed';
-
-/**
- * The subscription now, and as it stood during the period starting on `periodStart`: its events up to
- * the renewal that started a later period, so usage is priced at the meter rates in force when it was
- * used, not at rates a CPI uplift raised at the renewal before the period was billed.
- */
-const subscriptionDuring = async (store: EventStore, subscriptionId: string, periodStart: string) => {
-  const events = (await store.readStream(subscriptionStream(subscriptionId))).map(decodeEvent);
-  const fold = (upTo: readonly StoredEvent[]) =>
-    upTo.reduce((state, event) => subscriptionDecider.evolve(state, event as unknown as SubscriptionEvent), subscriptionDecider.initialState());
-  const cut = events.findIndex((e) => e.type === RENEWED && compareDates((e.data as { periodStart: string }).periodStart, periodStart) > 0);
-  const now = fold(events);
-  return { subscription: now, during: cut < 0 ? now : fold(events.slice(0, cut)) };
-};
-
 /**
  * Bills one usage period of one subscription, in arrears (the scheduler's close after
  * `usage_grace_days`, or ending with `invoice_usage_now`). `UsagePeriodBilled` goes on the usage
@@ -64,15 +44,17 @@ const subscriptionDuring = async (store: EventStore, subscriptionId: string, per
 export const billUsagePeriod = async (deps: CommandDeps, request: BillUsagePeriodRequest, caller: Caller): Promise<BilledUsagePeriod> => {
   const org = await loadOpenOrganisation(deps.store, request.organisationId);
   const ref = { id: org.organisationId, livemode: org.livemode };
-  const { subscription, during } = await subscriptionDuring(deps.store, request.subscriptionId, request.periodStart);
-  if (subscription.status === 'none' || during.status === 'none' || subscription.subscription.organisationId !== org.organisationId) {
+  const subscription = (await subscriptionCommand.load(deps.store, request.subscriptionId)).state;
+  if (subscription.status === 'none' || subscription.subscription.organisationId !== org.organisationId) {
     throw new DomainError('not_found', 'subscription_not_found', `No subscription ${request.subscriptionId}.`, 'subscription');
   }
   const now = deps.clocks.forOrganisation(org.organisationId).now().toISOString();
+  // Usage is priced at the meter rates in force when it was used, not at rates a CPI uplift raised at a later renewal.
+  const meters = metersDuring(subscription, request.periodStart);
   const command = {
     type: 'BillUsagePeriod',
     subscription,
-    meters: during.subscription.meters,
+    meters,
     periodStart: request.periodStart,
     today: dateIn(now, subscription.subscription.timezone),
     now,
@@ -93,7 +75,7 @@ export const billUsagePeriod = async (deps: CommandDeps, request: BillUsagePerio
   if (billed.invoiceId !== null) {
     const invoiceId = billed.invoiceId;
     const invoice = usageInvoice({
-      subscription: { ...subscription.subscription, meters: during.subscription.meters },
+      subscription: { ...subscription.subscription, meters },
       billed,
       lineIdOf: (meterId) => usageLineId(invoiceId, meterId),
       paymentTermsDays: org.settings.paymentTermsDays,

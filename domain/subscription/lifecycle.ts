@@ -1,3 +1,4 @@
+import { compareDates } from '../pricing/calendar';
 import { parseMoney } from '../pricing/money';
 import { DomainError } from '../shared/domain-error';
 import type { SubscriptionCreatedData } from './events';
@@ -36,6 +37,11 @@ export type Lifecycle = Readonly<{
   /** The prices a CPI uplift set for the next period (taken at its renewal), and the last CPI year applied. */
   nextPrices: Omit<SubscriptionCpiUplifted['data'], 'subscriptionId' | 'periodStart' | 'year' | 'percent'> | null;
   cpiYear: number | null;
+  /**
+   * The meters as priced before each renewal that changed their prices (a CPI uplift), oldest first:
+   * `until` is that renewal's period start. Usage is billed at the prices of the period it was used in.
+   */
+  metersBefore: readonly Readonly<{ until: string; meters: SubscriptionCreatedData['meters'] }>[];
   /** Every invoice and credit note the subscription raised. */
   invoiceIds: readonly string[];
   creditNoteIds: readonly string[];
@@ -67,6 +73,7 @@ export const initialLifecycle = (created: SubscriptionCreatedData): Lifecycle =>
   removedRenewalInvoiceId: null,
   nextPrices: null,
   cpiYear: null,
+  metersBefore: [],
   invoiceIds: created.firstInvoiceId ? [created.firstInvoiceId] : [],
   creditNoteIds: [],
   operations: {},
@@ -141,7 +148,20 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
               })
             : subscription.meters,
         },
-        life: { ...life, periodUnits: life.units, proration: null, nextPeriodUnits: null, nextPeriodBilledSeparately: false, nextPeriodInvoiceIds: [], renewalCreditNoteIds: [], nextPeriodCredits: [], renewalInvoiceId: null, removedRenewalInvoiceId: null, nextPrices: null },
+        life: {
+          ...life,
+          metersBefore: next ? [...life.metersBefore, { until: event.data.periodStart, meters: subscription.meters }] : life.metersBefore,
+          periodUnits: life.units,
+          proration: null,
+          nextPeriodUnits: null,
+          nextPeriodBilledSeparately: false,
+          nextPeriodInvoiceIds: [],
+          renewalCreditNoteIds: [],
+          nextPeriodCredits: [],
+          renewalInvoiceId: null,
+          removedRenewalInvoiceId: null,
+          nextPrices: null,
+        },
       };
     }
     case 'SubscriptionCompleted':
@@ -192,3 +212,7 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
 
 /** `409 invalid_state`: the subscription cannot be ended or restored now; the message says why. */
 export const invalidState = (message: string): DomainError => new DomainError('conflict', 'invalid_state', message);
+
+/** The subscription's meters as priced during the period starting on `periodStart` (before a later renewal's CPI uplift). */
+export const metersDuring = (state: ExistingSubscription, periodStart: string): SubscriptionCreatedData['meters'] =>
+  state.life.metersBefore.find((before) => compareDates(periodStart, before.until) < 0)?.meters ?? state.subscription.meters;

@@ -3,6 +3,7 @@ import type { Decider } from '../shared/decider';
 import { type Quantity, quantityOf } from '../pricing/quantity';
 import { type BillUsagePeriod, decideUsageBill } from './billing';
 import { type RecordedUsage, sentTimestamp, type UsageEvent, type UsageRecordedData, usageRecordedData } from './events';
+import { periodLimits, type PeriodLimits, surelyWithinLimits } from './period-limits';
 import type { PeriodTotal, StoredIds, UsageState } from './state';
 import { checkNewUsage, rejected, type SentUsage, sentDetails, storedDetails, type UsageOutcome, type UsageCalendar, type UsageSubscription, usageCalendar, usageDetails } from './rules';
 
@@ -33,9 +34,18 @@ const DUPLICATE: UsageOutcome = { status: 'duplicate' };
 /**
  * One outcome per event, in order, and the one event storing the accepted ones. An id already
  * stored (or accepted earlier in the request) is a duplicate when its details are the same and a
- * conflict when not; a rejected event is not stored, so a corrected resend is judged afresh.
+ * conflict when not; a rejected event is not stored, so a corrected resend is judged afresh. An event
+ * that would take its period past the usage limits is `invalid_quantity` (`period-limits.ts`).
  */
 export const decideUsage = (command: RecordUsage, state: UsageState): UsageDecision => {
+  const { outcomes, events, accepted } = decideEvents(command, state, null);
+  const prices = command.subscription?.prices;
+  if (!prices || surelyWithinLimits(prices, state.totals, accepted.values())) return { outcomes, events };
+  const exact = decideEvents(command, state, periodLimits(prices, state.totals));
+  return { outcomes: exact.outcomes, events: exact.events };
+};
+
+const decideEvents = (command: RecordUsage, state: UsageState, limits: PeriodLimits | null): UsageDecision & Readonly<{ accepted: Map<string, RecordedUsage> }> => {
   const accepted = new Map<string, RecordedUsage>();
   const calendar = command.subscription && (command.calendar ?? usageCalendar(command.subscription, state.billedThrough));
   const outcomes = command.events.map((event): UsageOutcome => {
@@ -45,6 +55,8 @@ export const decideUsage = (command: RecordUsage, state: UsageState): UsageDecis
     if (command.storedElsewhere.has(event.eventId)) return rejected('event_id_conflict');
     const checked = checkNewUsage(command.subscription, state.billedThrough, event, command.now, calendar);
     if (typeof checked === 'string') return rejected(checked);
+    const refusal = limits?.refusal(checked);
+    if (refusal) return rejected('invalid_quantity', refusal);
     accepted.set(event.eventId, checked);
     return CREATED;
   });
@@ -52,7 +64,7 @@ export const decideUsage = (command: RecordUsage, state: UsageState): UsageDecis
     accepted.size === 0
       ? []
       : [{ type: 'UsageRecorded', data: usageRecordedData(command.subscriptionId, command.organisationId, command.now, [...accepted.values()]) }];
-  return { outcomes, events };
+  return { outcomes, events, accepted };
 };
 
 const addToTotal = (state: UsageState, periodStart: string, meterId: string, quantity: Quantity, events: number): void => {

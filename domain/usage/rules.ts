@@ -2,9 +2,12 @@ import { ownedNow } from '../organisation/rules';
 import type { Interval } from '../pricing/calendar';
 import { addDays, compareDates, dateIn, parseInstant, periodContaining } from '../pricing/calendar';
 import { quantityText } from '../pricing/quantity';
+import type { SubscriptionCreatedData } from '../subscription/events';
 import type { LiveStatus, SubscriptionState } from '../subscription/lifecycle';
 import { endsAtRenewal } from './billing';
+import { meterPricing } from '../invoice/usage-invoice';
 import type { RecordedUsage } from './events';
+import type { MeterPrices, PricedMeter } from './period-limits';
 
 /** The decisions page's rejection codes of a usage event, each with the sentence a person reads. */
 export const USAGE_REJECTIONS = {
@@ -21,9 +24,10 @@ export type UsageRejection = keyof typeof USAGE_REJECTIONS;
 export type UsageOutcome =
   | Readonly<{ status: 'created' }>
   | Readonly<{ status: 'duplicate' }>
-  | Readonly<{ status: 'rejected'; code: UsageRejection }>;
+  | Readonly<{ status: 'rejected'; code: UsageRejection; message?: string }>;
 
-export const rejected = (code: UsageRejection): UsageOutcome => ({ status: 'rejected', code });
+/** A rejection, with a sentence of its own where the code's would not say what went wrong. */
+export const rejected = (code: UsageRejection, message?: string): UsageOutcome => (message === undefined ? { status: 'rejected', code } : { status: 'rejected', code, message });
 
 /** One event as the client sent it; `timestamp` undefined when it sent none. Values are checked here, not at the edge. */
 export type SentUsage = Readonly<{ eventId: string; meterCode: string; quantity: unknown; timestamp: unknown }>;
@@ -42,13 +46,19 @@ export type UsageSubscription = Readonly<{
   lastUsageDate: string | null;
   interval: Interval;
   timezone: string;
-  meters: readonly Readonly<{ meterId: string; meterCode: string }>[];
+  /** The current meters, as priced now (the last entry of `prices`). */
+  meters: readonly PricedMeter[];
+  /** The meters as priced in each period, for the usage limits. */
+  prices: MeterPrices;
 }>;
+
+const pricedMeter = (meter: SubscriptionCreatedData['meters'][number]): PricedMeter => ({ meterId: meter.meterId, meterCode: meter.meterCode, pricing: meterPricing(meter) });
 
 /** The facts the usage rules read of a loaded subscription; null when none exists, it is another organisation's or a sandbox reset removed it. */
 export const usageSubscriptionOf = (state: SubscriptionState, organisation: { organisationId: string; resetGeneration: number }): UsageSubscription | null => {
   if (state.status === 'none' || !ownedNow(state.subscription, organisation)) return null;
   const { subscription, life } = state;
+  const meters = subscription.meters.map(pricedMeter);
   return {
     subscriptionId: subscription.subscriptionId,
     organisationId: subscription.organisationId,
@@ -57,7 +67,8 @@ export const usageSubscriptionOf = (state: SubscriptionState, organisation: { or
     lastUsageDate: life.endDate === null ? null : endsAtRenewal(state) ? addDays(life.endDate, -1) : life.endDate,
     interval: subscription.interval,
     timezone: subscription.timezone,
-    meters: subscription.meters.map((m) => ({ meterId: m.meterId, meterCode: m.meterCode })),
+    meters,
+    prices: [...life.metersBefore.map((before) => ({ until: before.until, meters: before.meters.map(pricedMeter) })), { until: null, meters }],
   };
 };
 

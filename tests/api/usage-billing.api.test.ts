@@ -122,6 +122,39 @@ describe('usage billing in arrears through the API', () => {
     expect(await usageInvoices(sub)).toHaveLength(1);
   });
 
+  it('refuses usage that would take a period past the largest amount, so the period it keeps is billed and synced', async () => {
+    const sub = await subscribe();
+    // Storage past 20 GB bills every GB at 3.50: 285,714,285,714 GB bill 999,999,999,999.0000, the most being 999,999,999,999.9999.
+    const answer = await report([
+      usage(sub, 'big-1', 'storage_gb', '285714285714'),
+      usage(sub, 'big-2', 'storage_gb', '1'),
+      usage(sub, 'big-3', 'storage_gb', '0.2857'),
+      usage(sub, 'big-4', 'storage_gb', '0.2856'),
+    ]);
+    expect(answer.status).toBe(207);
+    const refused = (to: string) => ({ code: 'invalid_quantity', message: `quantity takes the usage charges of the period from 2026-03-15 to ${to}; the most is 999999999999.9999.` });
+    expect(answer.body.results.map((r: { status: string; error?: unknown }) => r.error ?? r.status)).toEqual([
+      'created',
+      refused('1000000000002.5000'),
+      // 0.2857 GB more bills 0.99995: the period's charges round to 1,000,000,000,000.0000.
+      refused('1000000000000.0000'),
+      'created',
+    ]);
+    clock.set(new Date('2026-04-01T10:00:00.000Z'));
+    await request(service.app).post(`/v1/subscriptions/${sub}/end`).set(auth).send({ when: 'now', invoice_usage_now: true }).expect(200);
+    const [invoice] = await usageInvoices(sub);
+    // The calls' minimum of 100 is within their 1,000 included: a line of nothing beside the storage's.
+    expect(invoice!.lines.map((line) => [line.usage_quantity, line.units, line.amount])).toEqual([
+      ['0.0000', 0, '0.0000'],
+      ['285714285714.2856', 285714285715, '999999999999.9996'],
+    ]);
+    const synced = await until('the usage invoice is synced', async () => {
+      const current = (await request(service.app).get(`/v1/invoices/${invoice!.id}`).set(auth)).body as Invoice;
+      return current.accounting.sync_status !== 'pending' && current;
+    });
+    expect(synced.accounting.sync_status).toBe('synced');
+  });
+
   it('ends now without invoice_usage_now: no usage invoice yet (the usage close bills it after the grace period)', async () => {
     const sub = await subscribe();
     await report([usage(sub, 'v-1', 'api_calls', '5000')]).expect(200);

@@ -10,6 +10,7 @@ import { openDatabase } from '../../infra/sqlite/open-database';
 import { testMetadata } from '../support/events';
 
 const NOW = '2026-02-10T00:00:00.000Z';
+const CALLS = { meterId: 'mtr_calls', meterCode: 'api_calls', pricing: { model: 'per_unit', price: '0.0015', includedUnits: null, minimumUnits: 0, tiers: [] } } as const;
 const subscription = (subscriptionId: string): UsageSubscription => ({
   subscriptionId,
   organisationId: 'org_1',
@@ -18,7 +19,8 @@ const subscription = (subscriptionId: string): UsageSubscription => ({
   lastUsageDate: null,
   interval: { unit: 'month', count: 1 },
   timezone: 'Europe/London',
-  meters: [{ meterId: 'mtr_calls', meterCode: 'api_calls' }],
+  meters: [CALLS],
+  prices: [{ until: null, meters: [CALLS] }],
 });
 
 /** One batch of `ids` for the subscription, decided on its kept state and appended: the outcome per id. */

@@ -1,13 +1,38 @@
 import fc from 'fast-check';
+import { MAX_AMOUNT } from '../../domain/pricing/amount-limits';
 import { parseInstant } from '../../domain/pricing/calendar';
 import { formatQuantity, quantityOf, quantityText } from '../../domain/pricing/quantity';
+import { usageCharge } from '../../domain/pricing/usage-charge';
 import { decideUsage, forEachStoredUsage, groupQuantity, type RecordUsage, usageDecider } from '../../domain/usage/decider';
 import { type RecordedUsage, recordedUsages, type UsageEvent, usageRecordedData } from '../../domain/usage/events';
 import { type SentUsage, sentDetails, type UsageOutcome, type UsageSubscription, usageCalendar, usageCalendarKey, usageSubscriptionOf } from '../../domain/usage/rules';
+import { type PricedMeter, pricesDuring } from '../../domain/usage/period-limits';
+import { subscriptionDecider } from '../../domain/subscription/decider';
+import type { SubscriptionEvent } from '../../domain/subscription/events';
+import { initialLifecycle, type SubscriptionState } from '../../domain/subscription/lifecycle';
 import { usageSnapshotOf, usageStateFromSnapshot } from '../../domain/usage/snapshot';
 import { forgetIdsThrough } from '../../domain/usage/state';
 import { deciderSpec } from '../support/decider-spec';
 import { subscriptionCreatedData } from '../support/subscription-fixtures';
+
+/** api_calls per_unit at 0.0015 past 1000 included; storage_gb by volume, 1–10 at 5.00 and 11+ at 4.00. */
+const METERS: PricedMeter[] = [
+  { meterId: 'mtr_calls', meterCode: 'api_calls', pricing: { model: 'per_unit', price: '0.0015', includedUnits: 1000, minimumUnits: 0, tiers: [] } },
+  {
+    meterId: 'mtr_gb',
+    meterCode: 'storage_gb',
+    pricing: {
+      model: 'volume',
+      price: null,
+      includedUnits: null,
+      minimumUnits: 0,
+      tiers: [
+        { fromUnits: 1, toUnits: 10, price: '5.0000' },
+        { fromUnits: 11, toUnits: null, price: '4.0000' },
+      ],
+    },
+  },
+];
 
 /** sub_1 of org_1 in Sydney, monthly from 2026-02-01, billing the meters api_calls and storage_gb. */
 const subscription = (overrides: Partial<UsageSubscription> = {}): UsageSubscription => ({
@@ -18,10 +43,8 @@ const subscription = (overrides: Partial<UsageSubscription> = {}): UsageSubscrip
   lastUsageDate: null,
   interval: { unit: 'month', count: 1 },
   timezone: 'Australia/Sydney',
-  meters: [
-    { meterId: 'mtr_calls', meterCode: 'api_calls' },
-    { meterId: 'mtr_gb', meterCode: 'storage_gb' },
-  ],
+  meters: METERS,
+  prices: [{ until: null, meters: METERS }],
   ...overrides,
 });
 
@@ -307,9 +330,104 @@ describe('usage state snapshots', () => {
   });
 });
 
+describe('usage limits of a period', () => {
+  /** `dear` per_unit at 1000.0000 a unit: 999,999,999 units bill 999,999,999,000.0000, a unit short of the most. */
+  const DEAR: PricedMeter = { meterId: 'mtr_dear', meterCode: 'dear', pricing: { model: 'per_unit', price: '1000.0000', includedUnits: null, minimumUnits: 0, tiers: [] } };
+  const FREE: PricedMeter = { meterId: 'mtr_free', meterCode: 'free', pricing: { model: 'per_unit', price: '0.0000', includedUnits: null, minimumUnits: 0, tiers: [] } };
+  const metered = (...meters: PricedMeter[]) => subscription({ meters, prices: [{ until: null, meters }] });
+  const dear = (eventId: string, quantity: string, overrides: Partial<RecordedUsage> = {}) => stored(eventId, { meterId: 'mtr_dear', meterCode: 'dear', quantity, ...overrides });
+  const refused = (message: string): UsageOutcome => ({ status: 'rejected', code: 'invalid_quantity', message });
+
+  it('refuses an event that takes the period’s usage charges past 999,999,999,999.9999, and stores what fits, in the order sent', () => {
+    given([recorded(dear('e1', '999999999.0000'))])
+      .when(command([sent('e2', { meterCode: 'dear', quantity: '1' }), sent('e3', { meterCode: 'dear', quantity: '0.9999' }), sent('e4', { meterCode: 'dear', quantity: '0.0001' })], { subscription: metered(DEAR) }))
+      .then(
+        [
+          refused('quantity takes the usage charges of the period from 2026-02-01 to 1000000000000.0000; the most is 999999999999.9999.'),
+          created,
+          refused('quantity takes the usage charges of the period from 2026-02-01 to 1000000000000.0000; the most is 999999999999.9999.'),
+        ],
+        [recorded(dear('e3', '0.9999'))],
+      );
+  });
+
+  it('counts every meter of the period and only that period: each fits alone, together they do not', () => {
+    const calls = METERS[0]!;
+    // 999,999,999 dear units bill 999,999,999,000.0000 and 666,666 calls past the 1,000 included 999.9990: one call more is 0.0015 too many.
+    given([recorded(dear('e1', '999999999.0000'), stored('e2', { quantity: '667666.0000' }))])
+      .when(
+        command([sent('e3', { quantity: '1', timestamp: '2026-02-05T00:00:00Z' }), sent('e4', { quantity: '1', timestamp: '2026-03-05T00:00:00Z' })], { subscription: metered(DEAR, calls), now: '2026-03-10T00:00:00.000Z' }),
+      )
+      .then(
+        [refused('quantity takes the usage charges of the period from 2026-02-01 to 1000000000000.0005; the most is 999999999999.9999.'), created],
+        [
+          { type: 'UsageRecorded', data: usageRecordedData('sub_1', 'org_1', '2026-03-10T00:00:00.000Z', [stored('e4', { timestamp: '2026-03-05T00:00:00.000Z', timestampSent: true, periodStart: '2026-03-01', periodEnd: '2026-04-01' })]) },
+        ],
+      );
+  });
+
+  it('prices a period at the prices it had: dear before a renewal’s new prices, free after', () => {
+    const repriced = subscription({ meters: [{ ...DEAR, pricing: FREE.pricing }], prices: [{ until: '2026-03-01', meters: [DEAR] }, { until: null, meters: [{ ...DEAR, pricing: FREE.pricing }] }] });
+    given([])
+      .when(command([sent('e1', { meterCode: 'dear', quantity: '999999999999', timestamp: '2026-02-05T00:00:00Z' }), sent('e2', { meterCode: 'dear', quantity: '999999999999', timestamp: '2026-03-05T00:00:00Z' })], { subscription: repriced, now: '2026-03-10T00:00:00.000Z' }))
+      .then(
+        [refused('quantity takes the usage charges of the period from 2026-02-01 to 999999999999000.0000; the most is 999999999999.9999.'), created],
+        [
+          { type: 'UsageRecorded', data: usageRecordedData('sub_1', 'org_1', '2026-03-10T00:00:00.000Z', [dear('e2', '999999999999.0000', { timestamp: '2026-03-05T00:00:00.000Z', timestampSent: true, periodStart: '2026-03-01', periodEnd: '2026-04-01' })]) },
+        ],
+      );
+  });
+
+  it('refuses a meter’s period total past 9,007,199,254,740,991, what its line’s units can state exactly, whatever it bills', () => {
+    // A total past what one event may report, as thousands of events make it.
+    const state = usageDecider.initialState();
+    state.totals.set('2026-02-01', new Map([['mtr_free', { quantity: 90_071_992_547_409_900_000n, events: 9008 }]]));
+    expect(decideUsage(command([sent('e2', { meterCode: 'free', quantity: '1.0001' }), sent('e3', { meterCode: 'free', quantity: '1' })], { subscription: metered(FREE) }), state)).toEqual({
+      outcomes: [refused("quantity takes free's usage in the period from 2026-02-01 to 9007199254740991.0001; the most one meter reports in a period is 9007199254740991.0000."), created],
+      events: [recorded(stored('e3', { meterId: 'mtr_free', meterCode: 'free' }))],
+    });
+  });
+
+  it('judges a batch as the same events sent one at a time, and never lets a period bill past the most (property)', () => {
+    // Volume prices fall at 1,000,000 units, so a period's charges can rise past the most and fall back.
+    const VOLUME: PricedMeter = {
+      meterId: 'mtr_vol',
+      meterCode: 'vol',
+      pricing: { model: 'volume', price: null, includedUnits: null, minimumUnits: 0, tiers: [{ fromUnits: 1, toUnits: 999999, price: '2000000.0000' }, { fromUnits: 1000000, toUnits: null, price: '0.5000' }] },
+    };
+    const facts = metered(DEAR, VOLUME);
+    const event = fc.record({
+      meterCode: fc.constantFrom('dear', 'vol'),
+      quantity: fc.oneof(fc.constantFrom('999999999', '500000', '1', '0.5', '999999999999'), fc.integer({ min: 0, max: 2_000_000 }).map(String)),
+      march: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(event, { minLength: 1, maxLength: 8 }), (events) => {
+        const batch = events.map((e, i) => sent(`e${i}`, { meterCode: e.meterCode, quantity: e.quantity, timestamp: e.march ? '2026-03-05T00:00:00Z' : '2026-02-05T00:00:00Z' }));
+        const at = { subscription: facts, now: '2026-03-10T00:00:00.000Z' };
+        const together = decideUsage(command(batch, at), usageDecider.initialState());
+        let state = usageDecider.initialState();
+        const alone = batch.map((one) => {
+          const decision = decideUsage(command([one], at), state);
+          state = decision.events.reduce(usageDecider.evolve, state);
+          return decision.outcomes[0];
+        });
+        expect(together.outcomes).toEqual(alone);
+        for (const [periodStart, totals] of state.totals) {
+          const charges = [DEAR, VOLUME].reduce((sum, meter) => sum + usageCharge(meter.pricing, totals.get(meter.meterId)?.quantity ?? 0n).amount, 0n);
+          expect(charges <= MAX_AMOUNT).toBe(true);
+          expect(periodStart).toMatch(/^2026-0[23]-01$/);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe('usage facts', () => {
   it('reads a subscription’s facts only for its own organisation', () => {
-    const state = { status: 'active' as const, subscription: subscriptionCreatedData(), life: { endDate: '2026-06-01' } } as unknown as Parameters<typeof usageSubscriptionOf>[0];
+    const created = subscriptionCreatedData();
+    const state: SubscriptionState = { status: 'active', subscription: created, life: { ...initialLifecycle(created), endDate: '2026-06-01' } };
     expect(usageSubscriptionOf(state, { organisationId: 'org_2', resetGeneration: 0 })).toBeNull();
     expect(usageSubscriptionOf({ status: 'none' }, { organisationId: 'org_1', resetGeneration: 0 })).toBeNull();
     expect(usageSubscriptionOf(state, { organisationId: 'org_1', resetGeneration: 0 })).toMatchObject({ subscriptionId: 'sub_1', startDate: '2026-02-01', timezone: 'Australia/Sydney' });
@@ -318,6 +436,22 @@ describe('usage facts', () => {
     // Ended now on 2026-06-01: the end date is its last day, and its usage is billed on the final usage invoice.
     const endedNow = { ...state, status: 'ended' as const } as Parameters<typeof usageSubscriptionOf>[0];
     expect(usageSubscriptionOf(endedNow, { organisationId: 'org_1', resetGeneration: 0 })?.lastUsageDate).toBe('2026-06-01');
+  });
+
+  it('prices each period at the meter rates in force during it: a CPI uplift prices the periods from its renewal on', () => {
+    const created = subscriptionCreatedData({
+      meters: [{ meterId: 'mtr_calls', meterCode: 'api_calls', name: 'API calls', model: 'per_unit', price: '0.0100', includedUnits: 100, tiers: [], minimumUnits: 0, planMinimumUnits: 0 }],
+    });
+    const meterId = 'mtr_calls';
+    const renewedAt = (periodStart: string, price: string, renewalDate: string): SubscriptionEvent[] => [
+      { type: 'SubscriptionCpiUplifted', data: { subscriptionId: 'sub_1', periodStart, year: 2026, percent: '100.00', price: '20.0000', tiers: [], meters: [{ meterId, price, tiers: [] }] } },
+      { type: 'SubscriptionRenewed', data: { subscriptionId: 'sub_1', periodStart, renewalDate } },
+    ];
+    const history: SubscriptionEvent[] = [{ type: 'SubscriptionCreated', data: created }, ...renewedAt('2026-03-01', '0.0200', '2026-04-01'), ...renewedAt('2026-04-01', '0.0400', '2026-05-01')];
+    const facts = usageSubscriptionOf(history.reduce(subscriptionDecider.evolve, subscriptionDecider.initialState()), { organisationId: 'org_1', resetGeneration: 0 })!;
+    const priceOf = (periodStart: string) => pricesDuring(facts.prices, periodStart).find((m) => m.meterId === meterId)!.pricing.price;
+    expect([priceOf('2026-02-01'), priceOf('2026-03-01'), priceOf('2026-04-01'), priceOf('2026-05-01')]).toEqual(['0.0100', '0.0200', '0.0400', '0.0400']);
+    expect(facts.meters).toBe(facts.prices.at(-1)!.meters);
   });
 
   it.each([

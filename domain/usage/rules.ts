@@ -4,6 +4,7 @@ import { addDays, compareDates, dateIn, parseInstant, periodContaining } from '.
 import { quantityText } from '../pricing/quantity';
 import type { SubscriptionCreatedData } from '../subscription/events';
 import type { LiveStatus, SubscriptionState } from '../subscription/lifecycle';
+import { nextPeriod, renewalPricing } from '../subscription/schedule';
 import { endsAtRenewal } from './billing';
 import { meterPricing } from '../invoice/usage-invoice';
 import type { RecordedUsage } from './events';
@@ -46,7 +47,7 @@ export type UsageSubscription = Readonly<{
   lastUsageDate: string | null;
   interval: Interval;
   timezone: string;
-  /** The current meters, as priced now (the last entry of `prices`). */
+  /** The current meters, as priced now. */
   meters: readonly PricedMeter[];
   /** The meters as priced in each period, for the usage limits. */
   prices: MeterPrices;
@@ -68,7 +69,11 @@ export const usageSubscriptionOf = (state: SubscriptionState, organisation: { or
     interval: subscription.interval,
     timezone: subscription.timezone,
     meters,
-    prices: [...life.metersBefore.map((before) => ({ until: before.until, meters: before.meters.map(pricedMeter) })), { until: null, meters }],
+    prices: [
+      ...life.metersBefore.map((before) => ({ until: before.until, meters: before.meters.map(pricedMeter) })),
+      // A CPI uplift already decided for the next period prices usage dated in it.
+      ...(life.nextPrices ? [{ until: nextPeriod(state).start, meters }, { until: null, meters: renewalPricing(state).meters.map(pricedMeter) }] : [{ until: null, meters }]),
+    ],
   };
 };
 

@@ -438,7 +438,7 @@ describe('usage facts', () => {
     expect(usageSubscriptionOf(endedNow, { organisationId: 'org_1', resetGeneration: 0 })?.lastUsageDate).toBe('2026-06-01');
   });
 
-  it('prices each period at the meter rates in force during it: a CPI uplift prices the periods from its renewal on', () => {
+  it('prices each period at the meter rates in force during it: a CPI uplift prices the periods from its renewal on, once decided', () => {
     const created = subscriptionCreatedData({
       meters: [{ meterId: 'mtr_calls', meterCode: 'api_calls', name: 'API calls', model: 'per_unit', price: '0.0100', includedUnits: 100, tiers: [], minimumUnits: 0, planMinimumUnits: 0 }],
     });
@@ -448,10 +448,17 @@ describe('usage facts', () => {
       { type: 'SubscriptionRenewed', data: { subscriptionId: 'sub_1', periodStart, renewalDate } },
     ];
     const history: SubscriptionEvent[] = [{ type: 'SubscriptionCreated', data: created }, ...renewedAt('2026-03-01', '0.0200', '2026-04-01'), ...renewedAt('2026-04-01', '0.0400', '2026-05-01')];
-    const facts = usageSubscriptionOf(history.reduce(subscriptionDecider.evolve, subscriptionDecider.initialState()), { organisationId: 'org_1', resetGeneration: 0 })!;
-    const priceOf = (periodStart: string) => pricesDuring(facts.prices, periodStart).find((m) => m.meterId === meterId)!.pricing.price;
-    expect([priceOf('2026-02-01'), priceOf('2026-03-01'), priceOf('2026-04-01'), priceOf('2026-05-01')]).toEqual(['0.0100', '0.0200', '0.0400', '0.0400']);
-    expect(facts.meters).toBe(facts.prices.at(-1)!.meters);
+    const factsAfter = (events: SubscriptionEvent[]) => usageSubscriptionOf(events.reduce(subscriptionDecider.evolve, subscriptionDecider.initialState()), { organisationId: 'org_1', resetGeneration: 0 })!;
+    const pricesIn = (events: SubscriptionEvent[]) => {
+      const facts = factsAfter(events);
+      return ['2026-02-01', '2026-03-01', '2026-04-01', '2026-05-01'].map((periodStart) => pricesDuring(facts.prices, periodStart).find((m) => m.meterId === meterId)!.pricing.price);
+    };
+    expect(pricesIn(history)).toEqual(['0.0100', '0.0200', '0.0400', '0.0400']);
+    expect(factsAfter(history).meters[0]!.pricing.price).toBe('0.0400');
+    // The next uplift is decided with the renewal invoice, before its renewal: it prices the period it starts already.
+    const decided = [...history, renewedAt('2026-05-01', '0.0800', '2026-06-01')[0]!];
+    expect(pricesIn(decided)).toEqual(['0.0100', '0.0200', '0.0400', '0.0800']);
+    expect(factsAfter(decided).meters[0]!.pricing.price).toBe('0.0400');
   });
 
   it.each([

@@ -22,6 +22,7 @@ const revisionOf = (loaded: Loaded<unknown>): number => (loaded.revision === 'no
  * anyone (this process or another) appended since. On that refusal the entry the handler loaded is
  * dropped, so the retry folds the stream whole: a kept state that somehow ran ahead of the log
  * (events never committed) cannot refuse every retry. A kept state is never replaced by an older one.
+ * Where the store keeps marks (the embedded log), a kept state it knows unchanged is not read at all.
  * `evolve` must return new states and never change the one it is given (every bound decider's
  * does; usage streams, whose decider extends its state in place, keep their own `UsageStates`).
  */
@@ -79,7 +80,8 @@ export class AggregateStates {
   private keep(streamId: string, decider: object, loaded: Loaded<unknown>): Entry {
     const current = this.kept.get(streamId);
     this.kept.delete(streamId);
-    if (current && current.decider === decider && revisionOf(current.loaded) >= revisionOf(loaded)) {
+    // At the same revision the later load replaces it: its mark is the more recent.
+    if (current && current.decider === decider && revisionOf(current.loaded) > revisionOf(loaded)) {
       this.kept.set(streamId, current);
       return current;
     }

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { decodeEvent, encodeEvent } from '../domain/decode-event';
 import type { Decider, DomainEvent } from '../domain/shared/decider';
-import { type EventMetadata, type EventStore, WrongExpectedRevision } from '../infra/event-store/port';
+import { type EventMetadata, type EventStore, type StreamMark, WrongExpectedRevision } from '../infra/event-store/port';
 import { newEventId } from '../infra/ids';
 
 export type Handled<State, Event> = Readonly<{
@@ -18,6 +18,8 @@ export type Loaded<State> = Readonly<{
   revision: number | 'no_stream';
   /** Global position of the event at `revision`, where the loader saw it (a read-after-write waits for it). */
   position?: bigint;
+  /** The log as the store saw it when this was read or appended, where the store keeps marks: a later load may skip the read. */
+  mark?: StreamMark;
 }>;
 
 /** What a handler may do between deciding and appending: an outside effect the events depend on, run once per decision. */
@@ -35,13 +37,18 @@ const conflictBackoff = (attempt: number) => sleep(Math.floor(Math.random() * 10
  */
 export const FOLD_PAGE = 250;
 
-/** Folds the stream from the start, or only the events after `from` onto its state. */
+/**
+ * Folds the stream from the start, or only the events after `from` onto its state; `from` as it is
+ * when the store knows the stream unchanged since it was read (no read at all).
+ */
 export const loadState = async <State, Event extends DomainEvent>(
   store: EventStore,
   streamId: string,
   decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
   from?: Loaded<State>,
 ): Promise<Loaded<State>> => {
+  if (from?.mark && store.unchangedSince?.(streamId, from.mark)) return from;
+  const mark = store.streamMark?.();
   let state = from ? from.state : decider.initialState();
   let revision = from?.revision ?? 'no_stream';
   let position = from?.position;
@@ -53,7 +60,7 @@ export const loadState = async <State, Event extends DomainEvent>(
     if (page.length < FOLD_PAGE) break;
     await nextTurn();
   }
-  return { state, revision, ...(position === undefined ? {} : { position }) };
+  return { state, revision, ...(position === undefined ? {} : { position }), ...(mark ? { mark } : {}) };
 };
 
 /**
@@ -103,7 +110,7 @@ export const handleDecision = async <State, Event extends DomainEvent, Result>(
       );
       // Folded only once committed: a state kept between requests never holds events that were refused.
       const next = events.reduce(decider.evolve, state);
-      source.committed({ state: next, revision: appended.nextExpectedRevision, position: appended.position });
+      source.committed({ state: next, revision: appended.nextExpectedRevision, position: appended.position, ...(appended.mark ? { mark: appended.mark } : {}) });
       return { state: next, events, position: appended.position, revision: appended.nextExpectedRevision, result };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevision)) throw error;

@@ -49,7 +49,18 @@ export type FoldedEvent = Readonly<{ type: string; version: number; data: unknow
  */
 export type ExpectedRevision = 'no_stream' | 'any' | number;
 
-export type AppendResult = Readonly<{ nextExpectedRevision: number; position: bigint }>;
+/**
+ * The log as a store saw it at one moment (opaque to callers): a state read or appended at a mark
+ * can later be known current without reading, while `unchangedSince` says so.
+ */
+export type StreamMark = Readonly<{ appends: number; writesElsewhere: number }>;
+
+export type AppendResult = Readonly<{
+  nextExpectedRevision: number;
+  position: bigint;
+  /** The stream as this append left it, where the store keeps marks. */
+  mark?: StreamMark;
+}>;
 
 export class WrongExpectedRevision extends Error {
   constructor(
@@ -91,5 +102,16 @@ export interface EventStore {
    * (re)confirmed); returns an unsubscribe.
    */
   onAppended(listener: AppendedListener): () => void;
+  /**
+   * A mark of the log now, taken before a read, for `unchangedSince`. Absent where the store cannot
+   * see every writer (a server's log): a reader then always reads.
+   */
+  streamMark?(): StreamMark;
+  /**
+   * Whether the stream surely has no events beyond those a read after `mark` saw (or the append that
+   * made `mark`): nothing was appended to it here since, and no other writer has committed anything.
+   * False whenever it cannot tell.
+   */
+  unchangedSince?(streamId: string, mark: StreamMark): boolean;
   close(): Promise<void>;
 }

@@ -8,9 +8,11 @@ import {
   type FoldedEvent,
   type NewEvent,
   type StoredEvent,
+  type StreamMark,
   WrongExpectedRevision,
 } from './port';
 import { RecentEvents } from './recent-events';
+import { StreamMarks, streamMarksOf } from './stream-marks';
 
 /** An event's columns, read as an array (no row object to build and throw away). */
 type Row = [globalPosition: number, streamId: string, streamPosition: number, eventId: string, type: string, version: number, data: string, metadata: string];
@@ -86,6 +88,7 @@ export class SqliteEventStore implements EventStore {
   private readonly statements;
   /** What this process's appends committed last: the followers' `readAll` takes it from here. */
   private readonly recent = new RecentEvents();
+  private readonly marks: StreamMarks;
 
   constructor(private readonly db: SqliteDatabase) {
     db.exec(`
@@ -102,6 +105,7 @@ export class SqliteEventStore implements EventStore {
       );
     `);
     db.defaultSafeIntegers(false);
+    this.marks = streamMarksOf(db);
     this.statements = {
       lastRevision: db.prepare<[string], { rev: number | null }>(
         'SELECT MAX(stream_position) AS rev FROM events WHERE stream_id = ?',
@@ -173,7 +177,7 @@ export class SqliteEventStore implements EventStore {
         if (listener.types.has(event.type)) listener.appending({ ...event, streamId, revision, position });
       }
     }
-    return { nextExpectedRevision: revision, position };
+    return { nextExpectedRevision: revision, position, mark: this.marks.appended(streamId) };
   };
 
   private lastRevision(streamId: string): number | null {
@@ -241,6 +245,14 @@ export class SqliteEventStore implements EventStore {
   onAppending(listener: AppendingListener): () => void {
     this.appendingListeners.add(listener);
     return () => this.appendingListeners.delete(listener);
+  }
+
+  streamMark(): StreamMark {
+    return this.marks.now();
+  }
+
+  unchangedSince(streamId: string, mark: StreamMark): boolean {
+    return this.marks.unchangedSince(streamId, mark);
   }
 
   onAppended(listener: AppendedListener): () => void {

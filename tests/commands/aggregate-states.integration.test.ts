@@ -1,13 +1,15 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { AggregateStates } from '../../commands/aggregate-states';
-import { handleDecision, loadState } from '../../commands/handle';
+import { handleDecision, type Loaded, loadState } from '../../commands/handle';
 import { organisationDecider } from '../../domain/organisation/decider';
 import type { OrganisationEvent } from '../../domain/organisation/events';
 import { SqliteEventStore } from '../../infra/event-store/sqlite';
 import { openDatabase } from '../../infra/sqlite/open-database';
 import { testMetadata } from '../support/events';
 import { organisationSettings } from '../support/organisation-fixtures';
+import { tempDir } from '../support/test-service';
 
 const STREAMS = ['organisation-org_a', 'organisation-org_b'];
 const created = (organisationId: string): OrganisationEvent => ({
@@ -36,6 +38,13 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 );
 
 const open = () => new SqliteEventStore(openDatabase(':memory:'));
+/** This process's store and another process's, on one file. */
+const openTwo = () => {
+  const file = join(tempDir('kept-states'), 'log.sqlite');
+  return [new SqliteEventStore(openDatabase(file)), new SqliteEventStore(openDatabase(file))] as const;
+};
+/** What a load folded, without the mark the store took for it. */
+const folded = ({ mark: _mark, ...loaded }: Loaded<unknown>) => loaded;
 const toNew = (events: readonly OrganisationEvent[]) => events.map((event) => ({ id: randomUUID(), type: event.type, version: 1, data: event.data, metadata: testMetadata() }));
 /** This process's write: load through the kept states, decide `events`, append at the loaded revision. */
 const own = (store: SqliteEventStore, states: AggregateStates, streamId: string, events: OrganisationEvent[]) =>
@@ -45,15 +54,15 @@ describe('aggregate states kept between requests', () => {
   it('always fold to exactly the state a fold of the whole stream gives, whoever appended and whatever was evicted', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { maxLength: 25 }), fc.integer({ min: 1, max: 3 }), async (steps, capacity) => {
-        const store = open();
+        const [store, other] = openTwo();
         const states = new AggregateStates(store, capacity);
         for (const [i, streamId] of STREAMS.entries()) await store.append(streamId, toNew([created(`org_${i}`)]), 'no_stream');
         for (const s of steps) {
           const streamId = STREAMS[s.stream]!;
           if (s.kind === 'own') await own(store, states, streamId, s.events);
-          else if (s.kind === 'other') await store.append(streamId, toNew(s.events), 'any');
+          else if (s.kind === 'other') await other.append(streamId, toNew(s.events), 'any');
           else await states.load(streamId, organisationDecider);
-          for (const id of STREAMS) expect(await states.load(id, organisationDecider)).toEqual(await loadState(store, id, organisationDecider));
+          for (const id of STREAMS) expect(folded(await states.load(id, organisationDecider))).toEqual(folded(await loadState(store, id, organisationDecider)));
         }
         expect(states.size).toBeLessThanOrEqual(capacity);
       }),
@@ -61,8 +70,8 @@ describe('aggregate states kept between requests', () => {
     );
   });
 
-  it('read only the events after the state this process committed, and never serve an older state', async () => {
-    const store = open();
+  it('read nothing while the log is known unchanged, then only the events after the state this process committed, and never serve an older state', async () => {
+    const [store, other] = openTwo();
     const states = new AggregateStates(store);
     const streamId = STREAMS[0]!;
     const reads: number[] = [];
@@ -74,14 +83,25 @@ describe('aggregate states kept between requests', () => {
     await own(store, states, streamId, [created('org_a')]);
     await own(store, states, streamId, [limits(3), limits(4)]);
     reads.length = 0;
+    // Nothing was appended since this process's own append, and no other connection committed: no read.
+    expect(await states.load(streamId, organisationDecider)).toMatchObject({ revision: 2, state: { planLimits: { subscriptions: 4 } } });
+    expect(reads).toEqual([]);
+    // Another process appends to another stream: the log changed, so the kept state is read from where it stands.
+    await other.append(STREAMS[1]!, toNew([created('org_b')]), 'no_stream');
     const loaded = await states.load(streamId, organisationDecider);
-    // Revisions 0–2 are known: only what follows is read.
+    // Revisions 0–2 are known: only what follows is read, and then no more until the log changes again.
     expect(reads).toEqual([3]);
     expect(loaded).toMatchObject({ revision: 2, state: { planLimits: { subscriptions: 4 } } });
+    await states.load(streamId, organisationDecider);
+    expect(reads).toEqual([3]);
+    // A write to it through this connection, not through the kept states, is seen too.
+    await store.append(streamId, toNew([limits(6)]), 2);
+    expect(await states.load(streamId, organisationDecider)).toMatchObject({ revision: 3, state: { planLimits: { subscriptions: 6 } } });
+    expect(reads).toEqual([3, 3]);
     // A load that finishes later with an older view never replaces the newer state.
     const committed = states.source(streamId, organisationDecider);
     committed.committed({ state: organisationDecider.initialState(), revision: 1 });
-    expect((await states.load(streamId, organisationDecider)).revision).toBe(2);
+    expect((await states.load(streamId, organisationDecider)).revision).toBe(3);
   });
 
   it('retry a conflict with another writer on the log as it now stands, and heal a kept state that ran ahead of the log', async () => {
@@ -112,12 +132,12 @@ describe('aggregate states kept between requests', () => {
     // The first decision saw 1 and was refused; the retry saw the other writer's 5.
     expect(seen).toEqual([1, 5]);
     expect(handled.state).toMatchObject({ planLimits: { subscriptions: 15 } });
-    expect(await states.load(streamId, organisationDecider)).toEqual(await loadState(store, streamId, organisationDecider));
+    expect(folded(await states.load(streamId, organisationDecider))).toEqual(folded(await loadState(store, streamId, organisationDecider)));
 
     // A state claiming revisions the log does not hold (a commit that never landed) is dropped on the conflict it causes.
     states.source(streamId, organisationDecider).committed({ state: organisationDecider.initialState(), revision: 99 });
     const healed = await own(store, states, streamId, [limits(7)]);
     expect(healed.state).toMatchObject({ status: 'open', planLimits: { subscriptions: 7 } });
-    expect(await states.load(streamId, organisationDecider)).toEqual(await loadState(store, streamId, organisationDecider));
+    expect(folded(await states.load(streamId, organisationDecider))).toEqual(folded(await loadState(store, streamId, organisationDecider)));
   });
 });

@@ -150,6 +150,28 @@ export const describeEventStore = (name: string, open: () => Promise<EventStore>
       expect(announced.some((streamIds) => streamIds?.includes(id))).toBe(true);
     });
 
+    it('knows a stream unchanged since a mark only until something is appended to it, where it keeps marks (else a reader always reads)', async () => {
+      const [id, other] = [stream(), stream()];
+      await store.append(id, [testEvent('A')], 'no_stream');
+      if (!store.streamMark || !store.unchangedSince) {
+        expect(store.streamMark).toBeUndefined();
+        expect(store.unchangedSince).toBeUndefined();
+        return;
+      }
+      const read = store.streamMark();
+      expect(store.unchangedSince(id, read)).toBe(true);
+      const appended = await store.append(id, [testEvent('B')], 0);
+      expect(appended.mark).toBeDefined();
+      expect(store.unchangedSince(id, read)).toBe(false);
+      expect(store.unchangedSince(id, appended.mark!)).toBe(true);
+      // Neither another stream's append nor a refused append changes it.
+      await store.append(other, [testEvent('C')], 'no_stream');
+      await expect(store.append(id, [testEvent('D')], 0)).rejects.toBeInstanceOf(WrongExpectedRevision);
+      expect(store.unchangedSince(id, appended.mark!)).toBe(true);
+      await store.append(id, [testEvent('E')], 1);
+      expect(store.unchangedSince(id, appended.mark!)).toBe(false);
+    });
+
     it('ends 50 concurrent appenders retrying on conflicts with 50 events in order and no gap', async () => {
       const id = stream();
       const appendWithRetry = async (n: number): Promise<void> => {

@@ -4,7 +4,8 @@ import type { OpenOrganisation } from '../organisation/state';
 import { inSetupMode } from '../organisation/rules';
 import { daysBetween } from '../pricing/calendar';
 import { formatMoney, parseMoney } from '../pricing/money';
-import { planAmount, type PlanPricing } from '../pricing/pricing';
+import { amountOverLimit } from '../pricing/amount-limits';
+import { billedQuantity, meterAmount, planAmount, type PlanPricing } from '../pricing/pricing';
 import { prorateChange } from '../pricing/proration';
 import { DomainError } from '../shared/domain-error';
 import type { ChangeDocument, ProrationBehaviour, SubscriptionUnitsChangedData } from './lifecycle-events';
@@ -61,6 +62,20 @@ const nextPeriodDifference = (state: ExistingSubscription, units: number): NonNu
 };
 
 /**
+ * The renewal value at the new units (the fee and the meters' minimums, as a creation checks it),
+ * within the money limit at today's prices and at those a CPI uplift set for the next period: every
+ * document the change raises bills part of it, so nothing past the limit is ever invoiced.
+ */
+const checkRenewalValue = (state: ExistingSubscription, units: number): void => {
+  for (const { pricing, meters } of [state.subscription, renewalPricing(state)]) {
+    const fee = { param: 'units', amount: planAmount(planPricing(pricing), units) };
+    const minimums = meters.map((meter) => ({ param: 'units', amount: meterAmount(meter, billedQuantity(meter, 0n)) }));
+    const problem = amountOverLimit([fee, ...minimums], 'renewal value');
+    if (problem) throw refuse('invalid_parameter', problem.message, 'units');
+  }
+};
+
+/**
  * Every rule of `POST /v1/subscriptions/{id}/units`, in the order of the API document's table of unit
  * change errors, then its document refusals; and the facts of the change: proration by days from the
  * effective date to the renewal date, of the difference of whole-period prices (so a volume or
@@ -78,6 +93,7 @@ export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscripti
   if (hasUnits && units < minimum) throw refuse('units_below_minimum', `units must be at least ${minimum}.`, 'units');
   if (units === life.units) throw refuse('units_unchanged', `The subscription already has ${units} units.`, 'units');
   if (!hasUnits) throw refuse('plan_has_no_units', `A ${subscription.pricing.planType} plan takes no units.`, 'units');
+  checkRenewalValue(state, units);
   if (request.prorate && request.effectiveDate === null) {
     throw refuse('effective_date_required', 'effective_date is required to prorate.', 'effective_date');
   }

@@ -162,6 +162,17 @@ describe('hostile input', () => {
       expect(corrected.body.invoice.subtotal).toBe('999999999999.9999');
     });
 
+    it('refuses a unit change whose renewal fee or prorated charge passes the limit with 422 naming units, recording nothing', async () => {
+      const created = await createSubscription({ customer_code: 'C1', plan_code: world.huge.planCode, units: 1 });
+      expect(created.status).toBe(201);
+      const before = await head();
+      const change = (body: object) => request(app()).post(`/v1/subscriptions/${created.body.id}/units`).set(world.auth).send(body);
+      expectError(await change({ units: 2 }), 422, 'invalid_request_error', 'invalid_parameter', 'units');
+      expectError(await change({ units: 2, prorate: true, effective_date: created.body.start_date }), 422, 'invalid_request_error', 'invalid_parameter', 'units');
+      expect(await head()).toBe(before);
+      expect((await change({ units: 0, prorate: true, effective_date: created.body.start_date })).status).toBe(200);
+    });
+
     it('refuses charges whose price × quantity, or whose sum with the fee, passes the limit, naming the charge quantity', async () => {
       const before = await head();
       const alone = await createSubscription({ customer_code: 'C1', plan_code: 'seats', units: 5, charges: [{ charge: world.huge.chargeId, quantity: 2 }] });

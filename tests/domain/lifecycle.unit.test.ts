@@ -94,6 +94,28 @@ describe('ChangeUnits: every rule, in the order of the API document’s unit cha
     spec([flat]).when(change({ units: 0 }, { plan: plan({ type: 'flat_fee', minimumUnits: 0 }) })).thenRefuses('units_unchanged', 'units');
   });
 
+  it('refuses units whose renewal value (fee and meter minimums) passes the money limit, at today’s prices or the next period’s CPI prices, after plan_has_no_units', () => {
+    // A meter whose minimum of one unit bills 1,000,000,000.0000 a period.
+    const meter = { meterId: 'mtr_1', meterCode: 'm', name: 'M', model: 'per_unit' as const, price: '1000000000.0000', includedUnits: 0, tiers: [], minimumUnits: 1, planMinimumUnits: 1 };
+    // Today 1,000,000,000.0000 a seat: 999 seats bill 999,000,000,000.0000, 1,000 seats (or 999 and the meter's minimum) pass the most.
+    const dear = subscribed({ pricing: { planType: 'per_unit', price: '1000000000.0000', freeUnits: 0, tiers: [] } });
+    expect(decided([dear], change({ units: 999 }))).toMatchObject({ units: 999 });
+    spec([dear]).when(change({ units: 1000 })).thenRefuses('invalid_parameter', 'units');
+    spec([subscribed({ pricing: { planType: 'per_unit', price: '1000000000.0000', freeUnits: 0, tiers: [] }, meters: [meter] })])
+      .when(change({ units: 999 }))
+      .thenRefuses('invalid_parameter', 'units');
+    // A CPI uplift of 10 % for the next period: 909 seats bill 999,900,000,000.0000 there, 910 too many.
+    const uplifted: SubscriptionEvent = {
+      type: 'SubscriptionCpiUplifted',
+      data: { subscriptionId: 'sub_1', periodStart: '2026-04-01', year: 2026, percent: '10.00', price: '1100000000.0000', tiers: [], meters: [] },
+    };
+    expect(decided([dear, uplifted], change({ units: 909 }))).toMatchObject({ units: 909 });
+    spec([dear, uplifted]).when(change({ units: 910 })).thenRefuses('invalid_parameter', 'units');
+    // The order of the rules: plan_has_no_units before it.
+    const flat = subscribed({ units: 0, pricing: { planType: 'flat_fee', price: '999999999999.9999', freeUnits: 0, tiers: [] } });
+    spec([flat]).when(change({ units: 3 }, { plan: plan({ type: 'flat_fee', minimumUnits: 0 }) })).thenRefuses('plan_has_no_units', 'units');
+  });
+
   it('requires proration for a decrease once the renewal invoice exists at the old units (before it, a decrease takes effect at renewal)', () => {
     spec([subscribed(), renewalRaised]).when(change({ units: 3 })).thenRefuses('proration_required', 'prorate');
     expect(decided([subscribed()], change({ units: 3 }))).toMatchObject({ units: 3, periodUnits: 5, proration: null, creditNoteId: null });

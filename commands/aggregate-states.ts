@@ -1,10 +1,11 @@
 import type { Decider, DomainEvent } from '../domain/shared/decider';
 import type { EventStore } from '../infra/event-store/port';
 import { frozenUnderTest } from '../infra/frozen-under-test';
+import { RecentlyUsed } from '../infra/recently-used';
 import { type Loaded, loadState, type StateSource } from './handle';
 import { perStore } from './per-store';
 
-/** Streams kept folded per log; the least recently used is dropped past this (and folded whole when next needed). */
+/** Streams kept folded per log; the least recently used are dropped past this (and folded whole when next needed). */
 export const KEPT_AGGREGATES = 5000;
 
 type Folding<State, Event extends DomainEvent> = Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>;
@@ -27,12 +28,14 @@ const revisionOf = (loaded: Loaded<unknown>): number => (loaded.revision === 'no
  * does; usage streams, whose decider extends its state in place, keep their own `UsageStates`).
  */
 export class AggregateStates {
-  private readonly kept = new Map<string, Entry>();
+  private readonly kept: RecentlyUsed<string, Entry>;
 
   constructor(
     private readonly store: EventStore,
-    private readonly capacity = KEPT_AGGREGATES,
-  ) {}
+    capacity = KEPT_AGGREGATES,
+  ) {
+    this.kept = new RecentlyUsed(capacity);
+  }
 
   /** Where a handler of this stream gets its state: the kept one, brought up to date. */
   source<State, Event extends DomainEvent>(streamId: string, decider: Folding<State, Event>): StateSource<State> {
@@ -79,7 +82,6 @@ export class AggregateStates {
 
   private keep(streamId: string, decider: object, loaded: Loaded<unknown>): Entry {
     const current = this.kept.get(streamId);
-    this.kept.delete(streamId);
     // At the same revision the later load replaces it: its mark is the more recent.
     if (current && current.decider === decider && revisionOf(current.loaded) > revisionOf(loaded)) {
       this.kept.set(streamId, current);
@@ -88,7 +90,6 @@ export class AggregateStates {
     frozenUnderTest(loaded.state);
     const entry: Entry = { decider, loaded };
     this.kept.set(streamId, entry);
-    if (this.kept.size > this.capacity) this.kept.delete(this.kept.keys().next().value!);
     return entry;
   }
 }

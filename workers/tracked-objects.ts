@@ -6,6 +6,7 @@ import type { Decider, DomainEvent } from '../domain/shared/decider';
 import { subscriptionDecider } from '../domain/subscription/decider';
 import { creditNoteObject, customerObject, invoiceObject, subscriptionObject, type TrackedObject } from '../domain/webhook/event-objects';
 import type { EventStore, StoredEvent } from '../infra/event-store/port';
+import { RecentlyUsed } from '../infra/recently-used';
 
 /** States kept, one per stream, the least recently folded dropped first. */
 const KEPT_STREAMS = 1_000;
@@ -34,7 +35,7 @@ const KINDS: readonly Kind[] = [
  * of the whole stream's.
  */
 export const trackedObjects = (store: EventStore) => {
-  const kept = new Map<string, Readonly<{ revision: number; state: unknown }>>();
+  const kept = new RecentlyUsed<string, Readonly<{ revision: number; state: unknown }>>(KEPT_STREAMS);
   return async (event: StoredEvent): Promise<[TrackedObject | null, TrackedObject | null]> => {
     const of = KINDS.find((k) => event.streamId.startsWith(k.prefix));
     if (!of) return [null, null];
@@ -44,9 +45,7 @@ export const trackedObjects = (store: EventStore) => {
     const between = event.revision - base.revision - 1;
     const before = between === 0 ? base.state : (await store.readStream(event.streamId, base.revision + 1, between)).map(decodeEvent).reduce(of.evolve, base.state);
     const after = of.evolve(before, decodeEvent(event));
-    kept.delete(event.streamId);
     kept.set(event.streamId, { revision: event.revision, state: after });
-    if (kept.size > KEPT_STREAMS) kept.delete(kept.keys().next().value!);
     return [of.project(before), of.project(after)];
   };
 };

@@ -1,5 +1,6 @@
 import { decideUsage } from '../../domain/usage/decider';
 import type { UsageState } from '../../domain/usage/state';
+import { RecentlyUsed } from '../../infra/recently-used';
 import { type SentUsage, type UsageCalendar, usageCalendar, usageCalendarKey, type UsageOutcome, type UsageSubscription, usageSubscriptionOf } from '../../domain/usage/rules';
 import type { CommandDeps } from '../deps';
 import type { Lookups } from '../lookups';
@@ -18,7 +19,7 @@ export type RecordedBatch = Readonly<{ outcomes: UsageOutcome[]; position: bigin
 
 /** Calendars kept per subscription; the least recently used is dropped past this. */
 const KEPT_CALENDARS = 1000;
-const calendars = new Map<string, Readonly<{ key: string; calendar: UsageCalendar }>>();
+const calendars = new RecentlyUsed<string, Readonly<{ key: string; calendar: UsageCalendar }>>(KEPT_CALENDARS);
 
 /**
  * The subscription's usage calendar, kept between batches while the facts it is computed from stay
@@ -27,10 +28,8 @@ const calendars = new Map<string, Readonly<{ key: string; calendar: UsageCalenda
 const calendarOf = (subscription: UsageSubscription, billedThrough: string | null): UsageCalendar => {
   const key = usageCalendarKey(subscription, billedThrough);
   const kept = calendars.get(subscription.subscriptionId);
-  calendars.delete(subscription.subscriptionId);
   const calendar = kept?.key === key ? kept.calendar : usageCalendar(subscription, billedThrough);
   calendars.set(subscription.subscriptionId, { key, calendar });
-  if (calendars.size > KEPT_CALENDARS) calendars.delete(calendars.keys().next().value!);
   return calendar;
 };
 

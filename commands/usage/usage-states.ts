@@ -146,17 +146,21 @@ export class UsageStates {
   }
 
   /**
-   * Keeps the state as the most recently used, then drops the least recently used past either
-   * limit, never this one (a stream holding more ids than the limit is kept alone). A state being
-   * worked on when dropped stays its holder's, and is kept again when its append commits.
+   * Keeps the state as the most recently used, then, past either limit by a tenth, drops the least
+   * recently used down to both limits, never this one (a stream holding more ids than the limit is
+   * kept alone). A state being worked on when dropped stays its holder's, and is kept again when its
+   * append commits.
    */
   private keep(streamId: string, loaded: Loaded<UsageState>): void {
     this.drop(streamId);
     this.kept.set(streamId, loaded);
     this.ids.set(streamId, loaded.state.ids.seen.size);
     this.keptIds += loaded.state.ids.seen.size;
+    const { streams, eventIds } = this.limits;
+    // Past a limit by a tenth, then down to it at once, as `RecentlyUsed` drops (one at a time, each drop would walk the Map's holes).
+    if (this.kept.size <= streams + Math.ceil(streams / 10) && this.keptIds <= eventIds + Math.ceil(eventIds / 10)) return;
     for (const oldest of this.kept.keys()) {
-      if (oldest === streamId || (this.kept.size <= this.limits.streams && this.keptIds <= this.limits.eventIds)) break;
+      if (oldest === streamId || (this.kept.size <= streams && this.keptIds <= eventIds)) break;
       this.drop(oldest);
       this.snapshotAt.delete(oldest);
     }

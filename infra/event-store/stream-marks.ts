@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../sqlite/open-database';
+import { RecentlyUsed } from '../recently-used';
 import type { StreamMark } from './port';
 
 /** Streams whose last append on a connection is remembered; the oldest is forgotten past this. */
@@ -14,16 +15,16 @@ const REMEMBERED_STREAMS = 20_000;
  */
 export class StreamMarks {
   private appends = 0;
-  private readonly lastAppend = new Map<string, number>();
+  private readonly lastAppend: RecentlyUsed<string, number>;
   /** The last append count of a stream forgotten: a mark from before it cannot tell whether its stream changed since. */
   private forgottenThrough = 0;
   private readonly dataVersion: Statement<[], number>;
 
-  constructor(
-    db: SqliteDatabase,
-    private readonly capacity = REMEMBERED_STREAMS,
-  ) {
+  constructor(db: SqliteDatabase, capacity = REMEMBERED_STREAMS) {
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.lastAppend = new RecentlyUsed(capacity, (_stream, at) => {
+      this.forgottenThrough = at;
+    });
   }
 
   now(): StreamMark {
@@ -35,13 +36,7 @@ export class StreamMarks {
    * the write lock: nobody else commits before it does), and answers the stream's mark as it leaves it.
    */
   appended(streamId: string): StreamMark {
-    this.lastAppend.delete(streamId);
     this.lastAppend.set(streamId, ++this.appends);
-    if (this.lastAppend.size > this.capacity) {
-      const [oldest, at] = this.lastAppend.entries().next().value!;
-      this.lastAppend.delete(oldest);
-      this.forgottenThrough = at;
-    }
     return this.now();
   }
 

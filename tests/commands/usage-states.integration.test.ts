@@ -65,11 +65,13 @@ describe('UsageStates: the usage streams kept folded, bounded in streams and in 
     expect(states.keptStreams()).toEqual([usageStream('sub_d')]);
   });
 
-  it('drops the least recently used stream past the stream limit', async () => {
+  it('drops the least recently used streams past the stream limit by a tenth (at least one), down to the limit', async () => {
     const store = new SqliteEventStore(openDatabase(':memory:'));
     const states = new UsageStates(store, { streams: 2, eventIds: 1000 });
     for (const sub of ['sub_a', 'sub_b', 'sub_c']) await record(store, states, sub, ids(sub, 2));
-    expect(states.keptStreams()).toEqual(['sub_b', 'sub_c'].map(usageStream));
+    expect(states.keptStreams()).toEqual(['sub_a', 'sub_b', 'sub_c'].map(usageStream));
+    await record(store, states, 'sub_d', ids('sub_d', 2));
+    expect(states.keptStreams()).toEqual(['sub_c', 'sub_d'].map(usageStream));
   });
 
   it('keeps none of the ids it is told are found elsewhere, in a cold fold and in a kept state', async () => {

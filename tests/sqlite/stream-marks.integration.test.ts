@@ -29,17 +29,19 @@ describe('stream marks of the embedded log', () => {
     expect(one.unchangedSince('s-1', mark)).toBe(false);
   });
 
-  it('forget the oldest stream past their capacity, and then cannot tell for a mark from before', () => {
+  it('forget the oldest streams past their capacity (by a tenth, at least one), and then cannot tell for a mark from before', () => {
     const marks = new StreamMarks(openDatabase(file()), 2);
     const before = marks.now();
     marks.appended('a');
-    const afterA = marks.now();
     marks.appended('b');
+    const afterB = marks.now();
     marks.appended('c');
-    // 'a' is forgotten: a mark from before its append cannot tell, one from after it can.
+    marks.appended('d');
+    // 'a' and 'b' are forgotten: a mark from before their appends cannot tell, one from after them can.
     expect(marks.unchangedSince('a', before)).toBe(false);
     expect(marks.unchangedSince('never-appended', before)).toBe(false);
-    expect(marks.unchangedSince('a', afterA)).toBe(true);
-    expect(marks.unchangedSince('b', afterA)).toBe(false);
+    expect(marks.unchangedSince('a', afterB)).toBe(true);
+    expect(marks.unchangedSince('never-appended', afterB)).toBe(true);
+    expect(marks.unchangedSince('c', afterB)).toBe(false);
   });
 });

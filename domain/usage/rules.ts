@@ -1,3 +1,4 @@
+import { meterPricing } from '../invoice/usage-invoice';
 import { ownedNow } from '../organisation/rules';
 import type { Interval } from '../pricing/calendar';
 import { addDays, compareDates, dateIn, parseInstant, periodContaining } from '../pricing/calendar';
@@ -6,7 +7,6 @@ import type { SubscriptionCreatedData } from '../subscription/events';
 import type { LiveStatus, SubscriptionState } from '../subscription/lifecycle';
 import { nextPeriod, renewalPricing } from '../subscription/schedule';
 import { endsAtRenewal } from './billing';
-import { meterPricing } from '../invoice/usage-invoice';
 import type { RecordedUsage } from './events';
 import type { MeterPrices, PricedMeter } from './period-limits';
 

@@ -3,7 +3,7 @@ import type { SqliteDatabase } from '../sqlite/open-database';
 import { RecentlyUsed } from '../recently-used';
 import type { StreamMark } from './port';
 
-/** Streams whose last append on a connection is remembered; the oldest is forgotten past this. */
+/** Streams whose last append on a connection is remembered; the oldest are forgotten past this. */
 const REMEMBERED_STREAMS = 20_000;
 
 /**

@@ -11,8 +11,18 @@ export type Caller = Readonly<{
   requestFingerprint?: string;
 }>;
 
-/** The organisation a command acts for: its events carry its id and mode. */
-export type OrganisationRef = Readonly<{ id: string; livemode: boolean }>;
+/**
+ * The organisation a command acts for: its events carry its id and mode, and a sandbox's the reset
+ * generation the command acted in, where it read it (what it creates belongs to that generation).
+ */
+export type OrganisationRef = Readonly<{ id: string; livemode: boolean; resetGeneration?: number }>;
+
+/** The ref of an organisation the command loaded, with its reset generation. */
+export const refOf = (organisation: Readonly<{ organisationId: string; livemode: boolean; resetGeneration: number }>): OrganisationRef => ({
+  id: organisation.organisationId,
+  livemode: organisation.livemode,
+  resetGeneration: organisation.resetGeneration,
+});
 
 export const eventMetadata = (caller: Caller, organisation: OrganisationRef, clocks: Clocks): EventMetadata => {
   // One reading of the wall clock: on real time the two are the same instant, not two reads a millisecond apart.
@@ -27,5 +37,6 @@ export const eventMetadata = (caller: Caller, organisation: OrganisationRef, clo
     causationId: caller.causationId ?? null,
     correlationId: caller.correlationId ?? caller.requestId,
     ...(caller.requestFingerprint !== undefined ? { requestFingerprint: caller.requestFingerprint } : {}),
+    ...(!organisation.livemode && organisation.resetGeneration !== undefined ? { resetGeneration: organisation.resetGeneration } : {}),
   };
 };

@@ -1,18 +1,27 @@
 import type { SandboxReset } from '../domain/organisation/events';
 import type { Projection } from './projection';
+import { SandboxGenerations } from './sandbox-generations';
 
 /**
  * A read model a sandbox reset empties for the sandbox: on `SandboxReset` every document of its
  * collections that the sandbox holds goes (each carries its organisation in `_organisation`); the
- * rest of its events it applies as before. Folded from the log like any event, so a rebuild empties
- * the same documents at the same place.
+ * rest of its events it applies as before, but for a write of an earlier generation landing after
+ * the reset (`SandboxGenerations`), which it skips. Folded from the log like any event, so a rebuild
+ * empties the same documents at the same place.
  */
-export const emptiedBySandboxReset = (projection: Projection): Projection => ({
-  ...projection,
-  handles: [...projection.handles, 'SandboxReset'],
-  apply: async (event, context) => {
-    if (event.type !== 'SandboxReset') return projection.apply(event, context);
-    const { organisationId } = (event as unknown as SandboxReset).data;
-    for (const collection of projection.collections) context.deleteWhere(collection, '_organisation', organisationId);
-  },
-});
+export const emptiedBySandboxReset = (projection: Projection): Projection => {
+  const generations = new SandboxGenerations();
+  return {
+    ...projection,
+    handles: [...projection.handles, 'SandboxReset'],
+    apply: async (event, context) => {
+      if (event.type !== 'SandboxReset') {
+        if (!generations.outdated(event.metadata)) await projection.apply(event, context);
+        return;
+      }
+      const { organisationId, generation } = (event as unknown as SandboxReset).data;
+      for (const collection of projection.collections) context.deleteWhere(collection, '_organisation', organisationId);
+      generations.reset(organisationId, generation);
+    },
+  };
+};

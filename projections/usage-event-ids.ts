@@ -8,6 +8,7 @@ import { type AppendsFollowed, followAppends } from '../infra/follow-appends';
 import type { Logger } from '../infra/logger';
 import { fingerprintOf } from '../domain/shared/fingerprint';
 import { FingerprintLevels, type FingerprintLevelsOptions } from './fingerprint-levels';
+import { SandboxGenerations } from './sandbox-generations';
 import { UsageBatches } from './usage-batches';
 import { readSnapshot, type UsageEventIdState, writeSnapshot } from './usage-event-id-snapshot';
 
@@ -63,6 +64,7 @@ export class UsageEventIdIndex {
   private organisations: string[] = [];
   /** Numbers of the subscriptions a sandbox reset emptied. */
   private readonly reset = new Set<number>();
+  private readonly generations = new SandboxGenerations();
   private readonly byOrganisation = new Map<string, number[]>();
   private position = 0n;
   /** The id of the event at `position`. */
@@ -283,11 +285,14 @@ export class UsageEventIdIndex {
 
   private apply(event: StoredEvent): void {
     if (event.type === 'UsageRecorded') {
+      // A batch of an earlier sandbox generation landing after its reset holds nothing, as the reset's subscriptions.
+      if (this.generations.outdated(event.metadata)) return;
       const { data } = decodeEvent(event) as unknown as UsageRecorded;
       const batch = this.batches.add(this.numberOf(data.subscriptionId, data.organisationId), event.revision);
       for (const group of data.groups) for (const usage of group.events) this.levels.add(fingerprintOf(keyOf(data.organisationId, usage.eventId)), batch);
     } else if (event.type === 'SandboxReset') {
-      const { organisationId } = (decodeEvent(event) as unknown as SandboxReset).data;
+      const { organisationId, generation } = (decodeEvent(event) as unknown as SandboxReset).data;
+      this.generations.reset(organisationId, generation);
       for (const number of this.byOrganisation.get(organisationId) ?? []) {
         this.reset.add(number);
         this.numbers.delete(this.subscriptions[number]!);

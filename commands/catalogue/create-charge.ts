@@ -16,7 +16,8 @@ export const createCharge = async (
   organisation: OrganisationRef,
   input: Omit<ChargeDefinition, 'chargeId' | 'organisationId'>,
 ) => {
-  const chargeId = chargeIdFor(organisation.id, await resetGenerationOf(deps.store, organisation), input.code);
-  const { position } = await chargeCommand(deps, chargeId, { type: 'CreateCharge', ...input, chargeId, organisationId: organisation.id }, caller, organisation);
+  const resetGeneration = await resetGenerationOf(deps.store, organisation);
+  const chargeId = chargeIdFor(organisation.id, resetGeneration, input.code);
+  const { position } = await chargeCommand(deps, chargeId, { type: 'CreateCharge', ...input, chargeId, organisationId: organisation.id }, caller, { ...organisation, resetGeneration });
   return { chargeId, position };
 };

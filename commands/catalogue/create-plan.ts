@@ -32,6 +32,6 @@ export const createPlan = async (deps: CommandDeps, caller: Caller, organisation
   const { position } = await planCommand(deps, planId, {
     type: 'CreatePlan',
     plan: { ...input, planId, organisationId: organisation.id, meters },
-  }, caller, organisation);
+  }, caller, { ...organisation, resetGeneration: generation });
   return { planId, position };
 };

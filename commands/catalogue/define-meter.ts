@@ -16,7 +16,8 @@ export const defineMeter = async (
   organisation: OrganisationRef,
   input: { code: string; name: string; unitLabels: UnitLabels },
 ) => {
-  const meterId = meterIdFor(organisation.id, await resetGenerationOf(deps.store, organisation), input.code);
-  const { position } = await meterCommand(deps, meterId, { type: 'DefineMeter', meterId, organisationId: organisation.id, ...input }, caller, organisation);
+  const resetGeneration = await resetGenerationOf(deps.store, organisation);
+  const meterId = meterIdFor(organisation.id, resetGeneration, input.code);
+  const { position } = await meterCommand(deps, meterId, { type: 'DefineMeter', meterId, organisationId: organisation.id, ...input }, caller, { ...organisation, resetGeneration });
   return { meterId, position };
 };

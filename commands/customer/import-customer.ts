@@ -85,7 +85,7 @@ export const importCustomer = async (
   const result = await customerCommand(deps, customerId, {
     type: 'ImportCustomer',
     ...importedCustomer({ customerId, organisationId: organisation.id }, input, contact, source),
-  }, caller, organisation);
+  }, caller, { ...organisation, resetGeneration: org.resetGeneration });
   // Another request imported the same code meanwhile.
   if (result.events.length === 0) checkExisting(options.requester, input.code, customerId);
   return { customerId, created: result.events.length > 0, position: result.position };

@@ -32,8 +32,8 @@ export type CopyDeps = CommandDeps & Readonly<{ lookups: Lookups }>;
  */
 export const copyIntoSandbox = async (deps: CopyDeps, caller: Caller, live: OpenOrganisation, sandbox: OpenOrganisation, options: SandboxCopy) => {
   const copy = withNeeds(options);
-  const ref = { id: sandbox.organisationId, livemode: false };
   const generation = sandbox.resetGeneration;
+  const ref = { id: sandbox.organisationId, livemode: false, resetGeneration: generation };
   const from = await deps.lookups.copyable(live.organisationId);
   let position = 0n;
   const made = (done: { position: bigint }) => {

@@ -15,7 +15,7 @@ import { planCommand } from '../catalogue/plan-command';
 import { subscriptionCommand } from '../subscription/subscription-command';
 import { planIdFor } from '../catalogue/create-plan';
 import { customerIdFor, type CustomerInput, importCustomer, type ImportDeps } from '../customer/import-customer';
-import type { Caller } from '../metadata';
+import { type Caller, refOf } from '../metadata';
 import { latestPosition } from '../positions';
 
 export type CreateSubscriptionInput = Readonly<{
@@ -40,7 +40,7 @@ const finish = async (deps: ImportDeps, caller: Caller, org: OpenOrganisation, s
     now: deps.clocks.forOrganisation(org.organisationId).now().toISOString(),
     paymentTermsDays: org.settings.paymentTermsDays,
   });
-  const organisation = { id: org.organisationId, livemode: org.livemode };
+  const organisation = refOf(org);
   const none = createdNow ? { state: invoiceDecider.initialState(), revision: 'no_stream' as const } : undefined;
   const recorded = await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...raised }, caller, organisation, undefined, none);
   return { subscriptionId, invoiceId, position: latestPosition(position, recorded.position) };
@@ -71,7 +71,7 @@ export const createSubscription = async (
 ) => {
   const org = await loadOpenOrganisation(deps.store, context.organisationId);
   const subscriptionId = derivedId('subscription', context.apiKeyId, context.idempotencyKey, ...resetScope(org.resetGeneration));
-  const organisation = { id: org.organisationId, livemode: org.livemode };
+  const organisation = refOf(org);
 
   const existing = await subscriptionCommand.load(deps.store, subscriptionId);
   if (existing.state.status !== 'none') {

@@ -64,9 +64,9 @@ export const recordUsage = async (
   const claims = usageIdClaimsOf(deps.store);
   const now = deps.clocks.forOrganisation(organisation.id).now().toISOString();
   const outcomes: UsageOutcome[] = new Array<UsageOutcome>(events.length);
-  const metadata = eventMetadata(caller, organisation, deps.clocks);
-  let position = 0n;
   const owner = { organisationId: organisation.id, resetGeneration: await resetGenerationOf(deps.store, organisation) };
+  const metadata = eventMetadata(caller, { ...organisation, resetGeneration: owner.resetGeneration }, deps.clocks);
+  let position = 0n;
   for (const [subscriptionId, indexes] of bySubscription(events)) {
     const sent = indexes.map((i) => events[i]!);
     const subscription = usageSubscriptionOf((await subscriptionCommand.load(deps.store, subscriptionId)).state, owner);

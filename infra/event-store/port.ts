@@ -20,6 +20,11 @@ export type EventMetadata = Readonly<{
   requestFingerprint?: string;
   /** Fingerprint of the schema the event's data was checked against when appended (`encodeEvent`); a reader with the same schema takes the data as stored. */
   dataSchema?: string;
+  /**
+   * A sandbox's events: the reset generation the command acted in (0 before any reset), where it
+   * knew it. Read models skip what an earlier generation wrote after a later reset.
+   */
+  resetGeneration?: number;
 }>;
 
 export type NewEvent = Readonly<{

@@ -1,5 +1,7 @@
 import request from 'supertest';
+import { importCustomer } from '../../commands/customer/import-customer';
 import { resetSandbox } from '../../commands/organisation/reset-sandbox';
+import { recordUsage } from '../../commands/usage/record-usage';
 import { fixedClock } from '../../infra/clock/clock';
 import { allProjections } from '../../projections/all';
 import { expectError } from '../support/api-assertions';
@@ -298,6 +300,66 @@ describe('POST /admin/v1/organisations/{sandbox}/reset', () => {
       }
       expect(created.status).toBe(201);
       expect((await list('/v1/customers')).map((c) => c.code)).toContain('RACE-2');
+    });
+
+    describe('from another process (whose writes this one’s gate does not hold)', () => {
+      /** As a request in another process would: the command itself, without this process's gate around it. */
+      const elsewhere = () => ({ actor: { type: 'api_key' as const, id: testKeyId }, requestId: null });
+      const sandbox = () => ({ id: sandboxId, livemode: false });
+
+      it('shows nothing of a write decided in the generation before, landing after the reset, and a rebuild agrees', async () => {
+        const hold = holdAppend('customer-');
+        let made: { customerId: string; position: bigint };
+        try {
+          const creating = importCustomer(service.services, elsewhere(), sandbox(), { code: 'RACE-3', name: 'Elsewhere', firstName: null, lastName: null, email: null }, { requester: 'api' });
+          await hold.waiting;
+          expect((await reset()).status).toBe(200);
+          hold.release();
+          made = await creating;
+        } finally {
+          hold.release();
+          hold.restore();
+        }
+        // It is in the log after the reset, written in the generation before it.
+        const [resetEvent] = (await resetEvents()).slice(-1);
+        const [late] = await service.services.store.readStream(`customer-${made.customerId}`);
+        expect(late!.position).toBeGreaterThan(resetEvent!.position);
+        expect(late!.metadata.resetGeneration).toBe((resetEvent!.data as { generation: number }).generation - 1);
+        expect(await service.services.projections.waitFor(late!.position)).toBe(true);
+        expect((await list('/v1/customers')).map((c) => c.code)).not.toContain('RACE-3');
+        expect((await app().post('/admin/v1/projections/rebuild').set(service.admin).send({ verify: true })).status).toBe(202);
+        await service.services.projections.rebuilt();
+        expect((await app().get('/admin/v1/projections/rebuild').set(service.admin)).body).toMatchObject({ status: 'switched', differences: [] });
+        expect((await list('/v1/customers')).map((c) => c.code)).not.toContain('RACE-3');
+      });
+
+      it('lets the new generation use an event id that a late usage batch of the generation before holds', async () => {
+        // A sandbox with the live catalogue, and a customer SBX-1 to subscribe.
+        expect((await reset({ catalogue: true })).status).toBe(200);
+        const customer = () => app().post('/v1/customers').set(test).send({ code: 'SBX-1', name: 'Sandbox One' });
+        expect((await customer()).status).toBe(201);
+        const before = await subscribe('late-usage');
+        expect(before.status).toBe(201);
+        const hold = holdAppend('usage-');
+        let late: Promise<unknown>;
+        try {
+          late = recordUsage(service.services, elsewhere(), sandbox(), [{ eventId: 'late-1', subscription: before.body.id, meterCode: 'api_calls', quantity: '1', timestamp: undefined }]);
+          await hold.waiting;
+          expect((await reset({ catalogue: true })).status).toBe(200);
+          hold.release();
+          expect(await late).toMatchObject({ outcomes: [{ status: 'created' }] });
+        } finally {
+          hold.release();
+          hold.restore();
+        }
+        expect((await customer()).status).toBe(201);
+        const after = await subscribe('late-usage');
+        expect(after.status).toBe(201);
+        expect(after.body.id).not.toBe(before.body.id);
+        const sent = await app().post('/v1/usage_events').set(test).send({ events: [{ event_id: 'late-1', subscription: after.body.id, meter_code: 'api_calls', quantity: '2' }] });
+        expect(sent.status).toBe(200);
+        expect(sent.body.results).toEqual([{ event_id: 'late-1', status: 'created' }]);
+      });
     });
   });
 });

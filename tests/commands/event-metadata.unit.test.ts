@@ -1,7 +1,7 @@
 import { eventMetadata } from '../../commands/metadata';
 import { realClocks } from '../../infra/clock/clocks';
 
-describe('event metadata times', () => {
+describe('event metadata', () => {
   const caller = { actor: { type: 'system' as const }, requestId: null };
   const organisation = { id: 'org_1', livemode: true };
   // A wall clock that moves a millisecond at every reading, as a busy process's does between two reads.
@@ -22,5 +22,13 @@ describe('event metadata times', () => {
     const metadata = eventMetadata(caller, organisation, clocks);
     expect(metadata.businessTime).toBe('2027-01-31T12:00:00.000Z');
     expect(metadata.recordedTime).toBe('2026-11-23T10:00:00.000Z');
+  });
+
+  it('records a sandbox’s reset generation where the command read it, and never a live organisation’s', () => {
+    const clocks = realClocks(ticking());
+    expect(eventMetadata(caller, { id: 'org_sbx', livemode: false, resetGeneration: 0 }, clocks).resetGeneration).toBe(0);
+    expect(eventMetadata(caller, { id: 'org_sbx', livemode: false, resetGeneration: 3 }, clocks).resetGeneration).toBe(3);
+    expect(eventMetadata(caller, { id: 'org_sbx', livemode: false }, clocks)).not.toHaveProperty('resetGeneration');
+    expect(eventMetadata(caller, { id: 'org_1', livemode: true, resetGeneration: 0 }, clocks)).not.toHaveProperty('resetGeneration');
   });
 });

@@ -11,7 +11,12 @@ const imported = (customerId: string, organisationId: string) => ({
   type: 'CustomerImported',
   data: { customerId, organisationId, code: customerId, name: null, firstName: null, lastName: null, email: null, accountingContactId: null, source: 'sandbox_copy' },
 });
-const reset = (organisationId: string) => ({ type: 'SandboxReset', data: { organisationId, generation: 1, copy: { settings: false, catalogue: false, customers: false, subscriptions: false } } });
+const reset = (organisationId: string, generation = 1) => ({
+  type: 'SandboxReset',
+  data: { organisationId, generation, copy: { settings: false, catalogue: false, customers: false, subscriptions: false } },
+});
+/** Written in the sandbox's generation `resetGeneration`, as the commands that create its objects record it. */
+const inGeneration = <E extends { type: string; data: unknown }>(event: E, resetGeneration: number) => ({ ...event, metadata: { livemode: false, organisationId: 'org_sbx', resetGeneration } });
 const projection = emptiedBySandboxReset(customersProjection);
 const doc = (id: string, organisationId: string) => expect.objectContaining({ id, _organisation: organisationId });
 
@@ -20,6 +25,23 @@ describe('a read model emptied by a sandbox reset', () => {
     await projectionSpec(projection)
       .given([imported('cus_a', 'org_sbx'), imported('cus_live', 'org_live'), reset('org_sbx'), imported('cus_b', 'org_sbx')])
       .then(CUSTOMERS, [doc('cus_b', 'org_sbx'), doc('cus_live', 'org_live')]);
+  });
+
+  it('skips a write of an earlier generation that lands after a later reset (another process read the generation before the reset), and nothing else', async () => {
+    await projectionSpec(emptiedBySandboxReset(customersProjection))
+      .given([
+        inGeneration(imported('cus_before', 'org_sbx'), 0),
+        reset('org_sbx', 1),
+        inGeneration(imported('cus_late', 'org_sbx'), 0),
+        inGeneration(imported('cus_new', 'org_sbx'), 1),
+        // Events without a generation (written before it was recorded) and live ones are applied as they come.
+        imported('cus_unstamped', 'org_sbx'),
+        { ...imported('cus_live', 'org_live'), metadata: { livemode: true, organisationId: 'org_live', resetGeneration: 0 } },
+        // A generation learnt from the events themselves: after generation 2's first event, one of generation 1 is late.
+        inGeneration(imported('cus_gen2', 'org_sbx'), 2),
+        inGeneration(imported('cus_late_1', 'org_sbx'), 1),
+      ])
+      .then(CUSTOMERS, [doc('cus_gen2', 'org_sbx'), doc('cus_live', 'org_live'), doc('cus_new', 'org_sbx'), doc('cus_unstamped', 'org_sbx')]);
   });
 
   it('does the same in one runner batch against the store: committed documents and the batch’s own writes alike', async () => {

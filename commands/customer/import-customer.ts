@@ -20,7 +20,7 @@ import { customerCommand } from '../customer/customer-command';
 import { loadOpenOrganisation } from '../organisation/load-open-organisation';
 import type { CommandDeps } from '../deps';
 import type { Lookups } from '../lookups';
-import type { Caller, OrganisationRef } from '../metadata';
+import { type Caller, type OrganisationRef, refOf } from '../metadata';
 
 export type CustomerInput = CustomerRequest;
 
@@ -85,7 +85,7 @@ export const importCustomer = async (
   const result = await customerCommand(deps, customerId, {
     type: 'ImportCustomer',
     ...importedCustomer({ customerId, organisationId: organisation.id }, input, contact, source),
-  }, caller, { ...organisation, resetGeneration: org.resetGeneration });
+  }, caller, refOf(org));
   // Another request imported the same code meanwhile.
   if (result.events.length === 0) checkExisting(options.requester, input.code, customerId);
   return { customerId, created: result.events.length > 0, position: result.position };

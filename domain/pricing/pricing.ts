@@ -61,3 +61,6 @@ export const meterAmount = (meter: MeterPricing, quantity: Quantity): Money => {
   }
   return round(byModel(meter.model, meter.tiers, quantity));
 };
+
+/** What a meter bills for a period in which nothing was reported: its minimum's amount. */
+export const minimumAmount = (meter: MeterPricing): Money => meterAmount(meter, billedQuantity(meter, 0n));

@@ -1,7 +1,7 @@
 import { divideRounded, formatMoney, type Money, sum } from './money';
 import type { Interval } from './calendar';
 import { netOfDiscount, type Percent } from './percent';
-import { billedQuantity, meterAmount, type MeterPricing, planAmount, type PlanPricing } from './pricing';
+import { type MeterPricing, minimumAmount, planAmount, type PlanPricing } from './pricing';
 
 export type SubscriptionValues = Readonly<{
   renewal_value: string;
@@ -26,7 +26,7 @@ export const subscriptionValues = (input: {
   /** Above-minimum usage amounts of each closed usage period, oldest first. */
   closedPeriodsAboveMinimum?: readonly Money[];
 }): SubscriptionValues => {
-  const minimums = sum(input.meters.map((meter) => netOfDiscount(meterAmount(meter, billedQuantity(meter, 0n)), input.discount)));
+  const minimums = sum(input.meters.map((meter) => netOfDiscount(minimumAmount(meter), input.discount)));
   const renewal = netOfDiscount(planAmount(input.plan, input.units), input.discount) + minimums;
   const recent = (input.closedPeriodsAboveMinimum ?? []).slice(-3);
   const usage = recent.length === 0 ? 0n : divideRounded(sum(recent.map((amount) => netOfDiscount(amount, input.discount))), BigInt(recent.length));

@@ -5,7 +5,7 @@ import { inSetupMode } from '../organisation/rules';
 import { daysBetween } from '../pricing/calendar';
 import { formatMoney, parseMoney } from '../pricing/money';
 import { amountOverLimit } from '../pricing/amount-limits';
-import { billedQuantity, meterAmount, planAmount, type PlanPricing } from '../pricing/pricing';
+import { minimumAmount, planAmount, type PlanPricing } from '../pricing/pricing';
 import { prorateChange } from '../pricing/proration';
 import { DomainError } from '../shared/domain-error';
 import type { ChangeDocument, ProrationBehaviour, SubscriptionUnitsChangedData } from './lifecycle-events';
@@ -69,7 +69,7 @@ const nextPeriodDifference = (state: ExistingSubscription, units: number): NonNu
 const checkRenewalValue = (state: ExistingSubscription, units: number): void => {
   for (const { pricing, meters } of [state.subscription, renewalPricing(state)]) {
     const fee = { param: 'units', amount: planAmount(planPricing(pricing), units) };
-    const minimums = meters.map((meter) => ({ param: 'units', amount: meterAmount(meter, billedQuantity(meter, 0n)) }));
+    const minimums = meters.map((meter) => ({ param: 'units', amount: minimumAmount(meter) }));
     const problem = amountOverLimit([fee, ...minimums], 'renewal value');
     if (problem) throw refuse('invalid_parameter', problem.message, 'units');
   }

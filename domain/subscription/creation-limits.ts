@@ -2,7 +2,7 @@ import { planHasUnits } from '../catalogue/types';
 import { amountOverLimit } from '../pricing/amount-limits';
 import { FIRST_DATE, isDateInRange, LAST_DATE } from '../pricing/calendar';
 import { parseMoney } from '../pricing/money';
-import { billedQuantity, meterAmount, planAmount } from '../pricing/pricing';
+import { minimumAmount, planAmount } from '../pricing/pricing';
 import { DomainError } from '../shared/domain-error';
 import type { SubscriptionCreatedData } from './events';
 
@@ -33,7 +33,7 @@ export const withinCreationLimits = (raisedMeters: readonly Readonly<{ meterCode
     const raised = raisedMeters.findIndex((m) => m.meterCode === meter.meterCode);
     return {
       param: raised >= 0 ? `meters.${raised}.minimum_units` : 'plan_code',
-      amount: meterAmount(meter, billedQuantity(meter, 0n)),
+      amount: minimumAmount(meter),
     };
   });
   const problem = amountOverLimit([fee, ...charges], 'first invoice subtotal') ?? amountOverLimit([fee, ...meters], 'renewal value');

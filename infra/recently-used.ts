@@ -1,3 +1,6 @@
+/** How far past its limit a cache may grow before it drops its oldest entries down to the limit at once: a tenth, at least one. */
+export const dropSlack = (limit: number): number => Math.max(1, Math.ceil(limit / 10));
+
 /**
  * A map that keeps its most recently set entries: past `capacity`, the least recently set go, a
  * tenth of the capacity at a time. Dropping the oldest one by one would cost a walk over every
@@ -14,7 +17,7 @@ export class RecentlyUsed<K, V> {
     /** Told of each entry dropped, oldest first. */
     private readonly dropped?: (key: K, value: V) => void,
   ) {
-    this.slack = Math.max(1, Math.ceil(capacity / 10));
+    this.slack = dropSlack(capacity);
   }
 
   get(key: K): V | undefined {

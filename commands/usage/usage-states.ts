@@ -4,6 +4,7 @@ import { usageSnapshotOf, usageStateFromSnapshot } from '../../domain/usage/snap
 import { forgetIdsThrough, type UsageState } from '../../domain/usage/state';
 import { type UsageEvent, type UsagePeriodBilledData, usageStream } from '../../domain/usage/events';
 import type { EventMetadata, EventStore } from '../../infra/event-store/port';
+import { dropSlack } from '../../infra/recently-used';
 import type { StateSnapshots } from '../../infra/state-snapshots/port';
 import { FOLD_PAGE, handleDecision, type Loaded, loadState, type StateSource } from '../handle';
 import { perStore } from '../per-store';
@@ -157,8 +158,8 @@ export class UsageStates {
     this.ids.set(streamId, loaded.state.ids.seen.size);
     this.keptIds += loaded.state.ids.seen.size;
     const { streams, eventIds } = this.limits;
-    // Past a limit by a tenth, then down to it at once, as `RecentlyUsed` drops (one at a time, each drop would walk the Map's holes).
-    if (this.kept.size <= streams + Math.ceil(streams / 10) && this.keptIds <= eventIds + Math.ceil(eventIds / 10)) return;
+    // Past a limit by its slack, then down to it at once, as `RecentlyUsed` drops (one at a time, each drop would walk the Map's holes).
+    if (this.kept.size <= streams + dropSlack(streams) && this.keptIds <= eventIds + dropSlack(eventIds)) return;
     for (const oldest of this.kept.keys()) {
       if (oldest === streamId || (this.kept.size <= streams && this.keptIds <= eventIds)) break;
       this.drop(oldest);

@@ -161,6 +161,8 @@ const applyLifecycle = (doc: SubscriptionDoc, event: Exclude<SubscriptionEvent, 
       return { ...doc, status: 'ended', cancel_at_period_end: false, end_date: event.data.endDate };
     case 'SubscriptionRestored':
       return { ...doc, status: event.data.status, cancel_at_period_end: false, end_date: null };
+    case 'SubscriptionCpiUpliftWithheld':
+      return doc;
     default: {
       const exhaustive: never = event;
       return exhaustive;

@@ -4,12 +4,12 @@ import type { OpenOrganisation } from '../organisation/state';
 import { inSetupMode } from '../organisation/rules';
 import { daysBetween } from '../pricing/calendar';
 import { formatMoney, parseMoney } from '../pricing/money';
-import { amountOverLimit } from '../pricing/amount-limits';
-import { minimumAmount, planAmount, type PlanPricing } from '../pricing/pricing';
+import { planAmount, type PlanPricing } from '../pricing/pricing';
 import { prorateChange } from '../pricing/proration';
 import { DomainError } from '../shared/domain-error';
 import type { ChangeDocument, ProrationBehaviour, SubscriptionUnitsChangedData } from './lifecycle-events';
 import type { ExistingSubscription } from './lifecycle';
+import { renewalOverLimit } from './renewal-limits';
 import { nextPeriod, renewalPricing } from './schedule';
 
 export const MAX_UNITS = 999_999_999;
@@ -62,15 +62,13 @@ const nextPeriodDifference = (state: ExistingSubscription, units: number): NonNu
 };
 
 /**
- * The renewal value at the new units (the fee and the meters' minimums, as a creation checks it),
- * within the money limit at today's prices and at those a CPI uplift set for the next period: every
- * document the change raises bills part of it, so nothing past the limit is ever invoiced.
+ * The renewal at the new units within the money limit, at today's prices and at those a CPI uplift
+ * set for the next period, with the prorated charges it carries (`carried`): every document the
+ * change raises bills part of it, so nothing past the limit is ever invoiced.
  */
-const checkRenewalValue = (state: ExistingSubscription, units: number): void => {
-  for (const { pricing, meters } of [state.subscription, renewalPricing(state)]) {
-    const fee = { param: 'units', amount: planAmount(planPricing(pricing), units) };
-    const minimums = meters.map((meter) => ({ param: 'units', amount: minimumAmount(meter) }));
-    const problem = amountOverLimit([fee, ...minimums], 'renewal value');
+const checkRenewal = (state: ExistingSubscription, units: number, carried: ExistingSubscription['life']['renewalAdjustments']): void => {
+  for (const prices of [state.subscription, renewalPricing(state)]) {
+    const problem = renewalOverLimit(prices, units, carried, 'units');
     if (problem) throw refuse('invalid_parameter', problem.message, 'units');
   }
 };
@@ -93,7 +91,7 @@ export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscripti
   if (hasUnits && units < minimum) throw refuse('units_below_minimum', `units must be at least ${minimum}.`, 'units');
   if (units === life.units) throw refuse('units_unchanged', `The subscription already has ${units} units.`, 'units');
   if (!hasUnits) throw refuse('plan_has_no_units', `A ${subscription.pricing.planType} plan takes no units.`, 'units');
-  checkRenewalValue(state, units);
+  checkRenewal(state, units, life.renewalAdjustments);
   if (request.prorate && request.effectiveDate === null) {
     throw refuse('effective_date_required', 'effective_date is required to prorate.', 'effective_date');
   }
@@ -184,6 +182,10 @@ export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscripti
   const charges = (amount > 0n && !deferred) || nextAmount > 0n;
   // A credit is never deferred: it is a credit note at once, whatever the behaviour.
   const credits = amount < 0n || nextAmount < 0n;
+  const renewalAdjustment = amount > 0n && deferred ? formatMoney(amount) : null;
+  if (renewalAdjustment !== null) {
+    checkRenewal(state, units, [...life.renewalAdjustments, { changeId: command.changeId, amount: renewalAdjustment }]);
+  }
   return {
     ...base,
     prorationBehaviour: behaviour,
@@ -194,7 +196,7 @@ export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscripti
     invoiceId: charges ? command.invoiceId : null,
     creditNoteId: credits ? command.creditNoteId : null,
     creditedInvoiceId: credits ? creditedInvoiceId : null,
-    renewalAdjustment: amount > 0n && deferred ? formatMoney(amount) : null,
+    renewalAdjustment,
     nextPeriod: next,
   };
 };

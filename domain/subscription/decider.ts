@@ -27,6 +27,7 @@ const evolve = (state: SubscriptionState, event: SubscriptionEvent): Subscriptio
     case 'SubscriptionRestored':
     case 'SubscriptionStarted':
     case 'SubscriptionCpiUplifted':
+    case 'SubscriptionCpiUpliftWithheld':
     case 'SubscriptionRenewed':
     case 'SubscriptionCompleted':
       return state.status === 'none' ? state : evolveLifecycle(state, event);

@@ -131,6 +131,8 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
       const { price, tiers, meters, year } = event.data;
       return { ...state, life: { ...life, nextPrices: { price, tiers, meters }, cpiYear: year } };
     }
+    case 'SubscriptionCpiUpliftWithheld':
+      return { ...state, life: { ...life, cpiYear: event.data.year } };
     case 'SubscriptionRenewed': {
       const next = life.nextPrices;
       const subscription = state.subscription;

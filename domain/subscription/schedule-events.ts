@@ -19,6 +19,13 @@ const cpiUplifted = z.object({
   meters: z.array(z.object({ meterId: z.string(), price: z.string().nullable(), tiers: z.array(tierSchema) })),
 });
 
+/**
+ * A CPI uplift not applied: at its prices the renewal invoice for the period starting `periodStart`
+ * (or the renewal value) would pass the largest amount the service computes; `reason` says which.
+ * The year counts as applied, so later renewals do not try it again.
+ */
+const cpiUpliftWithheld = z.object({ subscriptionId: z.string(), periodStart: z.string(), year: z.number().int(), percent: z.string(), reason: z.string() });
+
 /** The subscription rolled over on its renewal date into the period [periodStart, renewalDate). */
 const renewed = z.object({ subscriptionId: z.string(), periodStart: z.string(), renewalDate: z.string() });
 
@@ -27,14 +34,16 @@ const completed = z.object({ subscriptionId: z.string(), endDate: z.string() });
 
 export type SubscriptionStarted = { type: 'SubscriptionStarted'; data: z.infer<typeof started> };
 export type SubscriptionCpiUplifted = { type: 'SubscriptionCpiUplifted'; data: z.infer<typeof cpiUplifted> };
+export type SubscriptionCpiUpliftWithheld = { type: 'SubscriptionCpiUpliftWithheld'; data: z.infer<typeof cpiUpliftWithheld> };
 export type SubscriptionRenewed = { type: 'SubscriptionRenewed'; data: z.infer<typeof renewed> };
 export type SubscriptionCompleted = { type: 'SubscriptionCompleted'; data: z.infer<typeof completed> };
 
-export type ScheduleEvent = SubscriptionStarted | SubscriptionCpiUplifted | SubscriptionRenewed | SubscriptionCompleted;
+export type ScheduleEvent = SubscriptionStarted | SubscriptionCpiUplifted | SubscriptionCpiUpliftWithheld | SubscriptionRenewed | SubscriptionCompleted;
 
 export const scheduleEventDefinitions: EventDefinition[] = [
   { type: 'SubscriptionStarted', version: 1, schema: started },
   { type: 'SubscriptionCpiUplifted', version: 1, schema: cpiUplifted },
+  { type: 'SubscriptionCpiUpliftWithheld', version: 1, schema: cpiUpliftWithheld },
   { type: 'SubscriptionRenewed', version: 1, schema: renewed },
   { type: 'SubscriptionCompleted', version: 1, schema: completed },
 ];

@@ -2,7 +2,8 @@ import { addDays, compareDates, type Period, periodContaining } from '../pricing
 import { type CpiPercent, parseCpiPercent, upliftPrice, upliftTiers } from '../pricing/cpi';
 import type { SubscriptionEvent } from './events';
 import type { ExistingSubscription, LiveStatus } from './lifecycle';
-import type { SubscriptionCpiUplifted } from './schedule-events';
+import { renewalOverLimit } from './renewal-limits';
+import type { SubscriptionCpiUplifted, SubscriptionCpiUpliftWithheld } from './schedule-events';
 
 /** The steps time takes a subscription through, in the order they run when due on the same day. */
 export const STEP_KINDS = ['start', 'renewal_invoice', 'renewal', 'complete'] as const;
@@ -81,29 +82,28 @@ export type RunScheduledStep = Readonly<{
 /**
  * CPI for a `cpi_enabled` subscription: each year's percentage is applied once, at the first renewal
  * after it is recorded; the price, every tier and every meter rate rise by it, each rounded to 4 places.
+ * An uplift that would take the renewal past the money limit is withheld, and says why.
  */
-const cpiUplift = (state: ExistingSubscription, cpi: Cpi | null, periodStart: string): SubscriptionCpiUplifted | null => {
+const cpiUplift = (state: ExistingSubscription, cpi: Cpi | null, periodStart: string): SubscriptionCpiUplifted | SubscriptionCpiUpliftWithheld | null => {
   const { subscription, life } = state;
   if (!subscription.cpiEnabled || cpi === null || (life.cpiYear !== null && cpi.year <= life.cpiYear)) return null;
   const percent: CpiPercent | null = parseCpiPercent(cpi.percent);
   if (percent === null || percent === 0n) return null;
   const { pricing, meters } = renewalPricing(state);
-  return {
-    type: 'SubscriptionCpiUplifted',
-    data: {
-      subscriptionId: subscription.subscriptionId,
-      periodStart,
-      year: cpi.year,
-      percent: cpi.percent,
-      price: upliftPrice(pricing.price, percent),
-      tiers: upliftTiers(pricing.tiers, percent),
-      meters: meters.map((meter) => ({
-        meterId: meter.meterId,
-        price: meter.price === null ? null : upliftPrice(meter.price, percent),
-        tiers: upliftTiers(meter.tiers, percent),
-      })),
-    },
+  const risen = {
+    price: upliftPrice(pricing.price, percent),
+    tiers: upliftTiers(pricing.tiers, percent),
+    meters: meters.map((meter) => ({
+      meterId: meter.meterId,
+      price: meter.price === null ? null : upliftPrice(meter.price, percent),
+      tiers: upliftTiers(meter.tiers, percent),
+    })),
   };
+  const { subscriptionId } = subscription;
+  const withRisen = { ...state, life: { ...life, nextPrices: risen } };
+  const problem = renewalOverLimit(renewalPricing(withRisen), life.units, life.renewalAdjustments, `The CPI uplift of ${cpi.percent}%`);
+  if (problem) return { type: 'SubscriptionCpiUpliftWithheld', data: { subscriptionId, periodStart, year: cpi.year, percent: cpi.percent, reason: problem.message } };
+  return { type: 'SubscriptionCpiUplifted', data: { subscriptionId, periodStart, year: cpi.year, percent: cpi.percent, ...risen } };
 };
 
 /** The prices the next period bills at: the current ones, or those a CPI uplift set for it. */

@@ -117,6 +117,44 @@ describe('renewal invoices and unit changes after them', () => {
     expectError(await units(id, { units: 8, prorate: true, effective_date: '2026-04-08', document: 'amend' }), 422, 'invalid_request_error', 'document_not_available', 'document');
   });
 
+  it('withholds a CPI uplift that would bill the renewal past the largest amount, and says why in the history; the others rise', async () => {
+    clock.set(start);
+    const org = await billingOrganisation(service, ['subscriptions:read', 'subscriptions:write', 'invoices:read', 'customers:write']);
+    expect((await request(service.app).post(`/admin/v1/organisations/${org.orgId}/cpi`).set(service.admin).send({ year: 2026, percent: '0.01' })).status).toBe(201);
+    const subscribe = async (body: object) => {
+      const created = await request(service.app).post('/v1/subscriptions').set(org.auth).set('Idempotency-Key', `cpi-limit-${++n}`).send({ customer_code: 'C1', plan_code: 'flat', cpi_enabled: true, ...body });
+      expect(created.status).toBe(201);
+      return (created.body as { id: string }).id;
+    };
+    const atLimit = await subscribe({ flat_fee_price: '999999999999.0000' });
+    const ordinary = await subscribe({});
+    clock.set(new Date('2026-04-08T09:00:00.000Z'));
+    await scheduler(workerDeps(service.services), { intervalSeconds: 60 }).run();
+    await service.services.projections.waitFor(await service.services.store.headPosition());
+    const renewalOf = async (id: string) => {
+      const invoices = ((await request(service.app).get(`/v1/invoices?subscription=${id}`).set(org.auth)).body.data as Invoice[]).filter((i) => i.lines.some((l) => l.revenue_type === 'renewal'));
+      expect(invoices).toHaveLength(1);
+      return invoices[0]!;
+    };
+    // 999,999,999,999.0000 × 1.0001 would be 1,000,099,999,998.9999; 49.99 × 1.0001 = 49.994999 → 49.9950.
+    expect((await renewalOf(atLimit)).subtotal).toBe('999999999999.0000');
+    expect((await renewalOf(ordinary)).subtotal).toBe('49.9950');
+    const history = await request(service.app).get(`/admin/v1/organisations/${org.orgId}/streams/${atLimit}/events`).set(service.admin);
+    expect(history.status).toBe(200);
+    expect((history.body.data as { type: string; data: object }[]).find((e) => e.type.startsWith('SubscriptionCpi'))).toEqual(
+      expect.objectContaining({
+        type: 'SubscriptionCpiUpliftWithheld',
+        data: {
+          subscriptionId: atLimit,
+          periodStart: '2026-04-15',
+          year: 2026,
+          percent: '0.01',
+          reason: 'The CPI uplift of 0.01% makes a price of 1000099999998.9999; the most is 999999999999.9999.',
+        },
+      }),
+    );
+  });
+
   it('records CPI with the admin API’s validation: 201, or 422 naming the field', async () => {
     const { orgId } = await billingOrganisation(service, ['subscriptions:read']);
     const cpi = (body: object) => request(service.app).post(`/admin/v1/organisations/${orgId}/cpi`).set(service.admin).send(body);

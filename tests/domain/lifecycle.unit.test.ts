@@ -116,6 +116,15 @@ describe('ChangeUnits: every rule, in the order of the API document’s unit cha
     spec([flat]).when(change({ units: 3 }, { plan: plan({ type: 'flat_fee', minimumUnits: 0 }) })).thenRefuses('plan_has_no_units', 'units');
   });
 
+  it('refuses units whose prorated charge, carried to the renewal invoice, would take it past the money limit', () => {
+    // 600 seats at 1,000,000,000.0000 bill 600,000,000,000.0000 a period; the 595 added on 10 March, for 22 of 31 days, 422,258,064,516.1290 more.
+    const dear = subscribed({ pricing: { planType: 'per_unit', price: '1000000000.0000', freeUnits: 0, tiers: [] } });
+    const prorated = { units: 600, prorate: true, effectiveDate: '2026-03-10' };
+    expect(decided([dear], change({ ...prorated, prorationBehaviour: 'charge_immediately' }))).toMatchObject({ units: 600, renewalAdjustment: null });
+    spec([dear]).when(change({ ...prorated, prorationBehaviour: 'charge_on_renewal' })).thenRefuses('invalid_parameter', 'units');
+    expect(decided([dear], change({ ...prorated, units: 400, prorationBehaviour: 'charge_on_renewal' }))).toMatchObject({ units: 400 });
+  });
+
   it('requires proration for a decrease once the renewal invoice exists at the old units (before it, a decrease takes effect at renewal)', () => {
     spec([subscribed(), renewalRaised]).when(change({ units: 3 })).thenRefuses('proration_required', 'prorate');
     expect(decided([subscribed()], change({ units: 3 }))).toMatchObject({ units: 3, periodUnits: 5, proration: null, creditNoteId: null });

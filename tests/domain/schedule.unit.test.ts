@@ -158,6 +158,68 @@ describe('RunScheduledStep', () => {
     expect(state.subscription.meters[0]!.price).toBe('0.0345');
   });
 
+  it('CPI: an uplift that would bill the renewal past the largest amount is withheld, says why, and is not tried again that year', () => {
+    // 20 units at 49,999,999,999.9999 bill 999,999,999,999.9980; 0.01 % more bills 1,000,099,999,999.9980.
+    const nearLimit = created({
+      cpiEnabled: true,
+      units: 20,
+      pricing: { planType: 'per_unit', price: '49999999999.9999', freeUnits: 0, tiers: [] },
+    });
+    const cpi = { year: 2025, percent: '0.01' };
+    const withheld: SubscriptionEvent = {
+      type: 'SubscriptionCpiUpliftWithheld',
+      data: {
+        subscriptionId: 'sub_1',
+        periodStart: '2026-02-28',
+        year: 2025,
+        percent: '0.01',
+        reason: 'The CPI uplift of 0.01% makes an amount of 1000099999999.9980; the most is 999999999999.9999.',
+      },
+    };
+    spec([nearLimit]).when(step('renewal_invoice', '2026-02-28', '2026-02-21', { cpi })).then([withheld, raised('2026-02-28', '2026-03-31', { units: 20 })]);
+    const rolled = [nearLimit, withheld, raised('2026-02-28', '2026-03-31', { units: 20 }), renewed('2026-02-28', '2026-03-31')];
+    expect(fold(rolled).subscription.pricing.price).toBe('49999999999.9999');
+    spec(rolled).when(step('renewal_invoice', '2026-03-31', '2026-03-24', { cpi })).then([raised('2026-03-31', '2026-04-30', { units: 20 })]);
+    // A cut always fits, and a later year is tried again.
+    spec(rolled).when(step('renewal_invoice', '2026-03-31', '2026-03-24', { cpi: { year: 2026, percent: '-1.00' } })).then([
+      expect.objectContaining({ type: 'SubscriptionCpiUplifted', data: expect.objectContaining({ year: 2026, price: '49499999999.9999' }) }),
+      raised('2026-03-31', '2026-04-30', { units: 20 }),
+    ]);
+  });
+
+  it('CPI: the carried prorated charges and the meters’ minimums count towards the limit, and a price past it is withheld whatever the units', () => {
+    const meter = { meterId: 'mtr_1', meterCode: 'api', name: 'API', model: 'per_unit' as const, price: '999999999999.0000', includedUnits: 0, tiers: [], minimumUnits: 0, planMinimumUnits: 0 };
+    const unusedMeter = created({ cpiEnabled: true, meters: [meter] });
+    const cpi = { year: 2025, percent: '1.00' };
+    spec([unusedMeter]).when(step('renewal_invoice', '2026-02-28', '2026-02-21', { cpi })).then([
+      expect.objectContaining({ type: 'SubscriptionCpiUpliftWithheld', data: expect.objectContaining({ reason: expect.stringContaining('makes a price of 1009999999998.9900') }) }),
+      raised('2026-02-28', '2026-03-31'),
+    ]);
+    // Alone each fits: a fee of 51,000,000,000 and a minimum of 958,800,000,000; together they do not.
+    const withMinimum = created({
+      cpiEnabled: true,
+      units: 5,
+      pricing: { planType: 'per_unit', price: '10000000000.0000', freeUnits: 0, tiers: [] },
+      meters: [{ ...meter, price: '1.0000', minimumUnits: 940_000_000_000 }],
+    });
+    spec([withMinimum]).when(step('renewal_invoice', '2026-02-28', '2026-02-21', { cpi: { year: 2025, percent: '2.00' } })).then([
+      expect.objectContaining({ type: 'SubscriptionCpiUpliftWithheld', data: expect.objectContaining({ reason: expect.stringContaining('takes the renewal value to 1009800000000.0000') }) }),
+      raised('2026-02-28', '2026-03-31'),
+    ]);
+    // 8 units at 100,000,000,000 and a carried charge of 195,000,000,000 fit; 1 % more does not.
+    const carrying = [
+      created({ cpiEnabled: true, pricing: { planType: 'per_unit', price: '100000000000.0000', freeUnits: 0, tiers: [] } }),
+      { type: 'SubscriptionUnitsChanged', data: unitsChanged('chg_1', '195000000000.0000') } as SubscriptionEvent,
+    ];
+    spec(carrying).when(step('renewal_invoice', '2026-02-28', '2026-02-21', { cpi })).then([
+      expect.objectContaining({
+        type: 'SubscriptionCpiUpliftWithheld',
+        data: expect.objectContaining({ reason: expect.stringContaining('takes the renewal invoice subtotal to 1003000000000.0000') }),
+      }),
+      raised('2026-02-28', '2026-03-31', { units: 8, adjustments: [{ changeId: 'chg_1', amount: '195000000000.0000' }] }),
+    ]);
+  });
+
   it('a subscription without cpi_enabled keeps its prices', () => {
     spec([created()]).when(step('renewal_invoice', '2026-02-28', '2026-02-21', { cpi: { year: 2025, percent: '3.50' } })).then([raised('2026-02-28', '2026-03-31')]);
   });

@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../infra/event-store/port';
-import type { Doc, IndexSpec } from '../infra/read-store/port';
+import type { Doc, IndexSpec, ReadStore } from '../infra/read-store/port';
 
 /** What a projection handler sees: reads that include the batch's own pending writes. */
 export type ProjectionContext = Readonly<{
@@ -24,4 +24,9 @@ export type Projection = Readonly<{
   indexes: readonly IndexSpec[];
   handles: readonly string[];
   apply(event: StoredEvent, context: ProjectionContext): Promise<void>;
+  /**
+   * What it keeps in memory beside its documents, learnt again from the read models (`live`: their
+   * live generations) before the runner follows the log from its checkpoint.
+   */
+  resume?(live: Pick<ReadStore, 'findAll'>): Promise<void>;
 }>;

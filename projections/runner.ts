@@ -187,6 +187,7 @@ export class ProjectionRunner {
       if (!pointer) await this.raw.commit([pointerWrite(name, slot.live)]);
       await this.dropLeftovers(slot);
     }
+    for (const { projection } of this.slots) await projection.resume?.(this.readStore);
   }
 
   /**

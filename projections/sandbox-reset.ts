@@ -1,4 +1,5 @@
 import type { SandboxReset } from '../domain/organisation/events';
+import { SANDBOX_GENERATIONS, type SandboxGenerationDoc } from './organisations';
 import type { Projection } from './projection';
 import { SandboxGenerations } from './sandbox-generations';
 
@@ -6,7 +7,8 @@ import { SandboxGenerations } from './sandbox-generations';
  * A read model a sandbox reset empties for the sandbox: on `SandboxReset` every document of its
  * collections that the sandbox holds goes (each carries its organisation in `_organisation`); the
  * rest of its events it applies as before, but for a write of an earlier generation landing after
- * the reset (`SandboxGenerations`), which it skips. Folded from the log like any event, so a rebuild
+ * the reset (`SandboxGenerations`), which it skips: resumed from a checkpoint, it first learns the
+ * generations the organisations' read model holds. Folded from the log like any event, so a rebuild
  * empties the same documents at the same place.
  */
 export const emptiedBySandboxReset = (projection: Projection): Projection => {
@@ -22,6 +24,10 @@ export const emptiedBySandboxReset = (projection: Projection): Projection => {
       const { organisationId, generation } = (event as unknown as SandboxReset).data;
       for (const collection of projection.collections) context.deleteWhere(collection, '_organisation', organisationId);
       generations.reset(organisationId, generation);
+    },
+    resume: async (live) => {
+      for (const { id, generation } of await live.findAll<SandboxGenerationDoc>(SANDBOX_GENERATIONS)) generations.reset(id, generation);
+      await projection.resume?.(live);
     },
   };
 };

@@ -17,9 +17,11 @@ export type UsageEventIdState = Readonly<{
   subscriptions: readonly string[];
   organisations: readonly string[];
   reset: readonly number[];
+  /** Each reset sandbox's highest generation (`SandboxGenerations`). */
+  generations: readonly [string, number][];
 }>;
 
-type Header = Readonly<{ position: string; eventId: string | null; before: string; slots: number; used: number; runs: readonly string[]; batches: number; subscriptions: readonly string[]; organisations: readonly string[]; reset: readonly number[] }>;
+type Header = Readonly<{ position: string; eventId: string | null; before: string; slots: number; used: number; runs: readonly string[]; batches: number; subscriptions: readonly string[]; organisations: readonly string[]; reset: readonly number[]; generations?: readonly [string, number][] }>;
 
 /** The file's first 4 bytes; a layout of another version is not read. */
 const MAGIC = 'UEI4';
@@ -44,6 +46,7 @@ export const writeSnapshot = async (path: string, state: UsageEventIdState): Pro
     subscriptions: state.subscriptions,
     organisations: state.organisations,
     reset: state.reset,
+    generations: state.generations,
   };
   const headerBytes = Buffer.from(JSON.stringify(header));
   const prefix = Buffer.alloc(8);
@@ -89,5 +92,7 @@ export const readSnapshot = async (path: string): Promise<UsageEventIdState | nu
     subscriptions: header.subscriptions,
     organisations: header.organisations,
     reset: header.reset,
+    // A snapshot from before they were kept: learnt again from what follows, as they were then.
+    generations: header.generations ?? [],
   };
 };

@@ -241,6 +241,7 @@ export class UsageEventIdIndex {
     this.subscriptions = [...state.subscriptions];
     this.organisations = [...state.organisations];
     for (const number of state.reset) this.reset.add(number);
+    for (const [organisationId, generation] of state.generations) this.generations.reset(organisationId, generation);
     this.subscriptions.forEach((subscriptionId, number) => {
       if (!this.reset.has(number)) this.recordNumber(subscriptionId, this.organisations[number]!, number);
     });
@@ -272,6 +273,7 @@ export class UsageEventIdIndex {
       subscriptions: [...this.subscriptions],
       organisations: [...this.organisations],
       reset: [...this.reset],
+      generations: this.generations.entries(),
     };
     try {
       await writeSnapshot(path, state);

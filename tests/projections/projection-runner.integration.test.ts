@@ -5,8 +5,11 @@ import { SqliteReadStore } from '../../infra/read-store/sqlite';
 import { enableGroupCommit, writeInGroup } from '../../infra/sqlite/group-commit';
 import { openDatabase } from '../../infra/sqlite/open-database';
 import type { Projection } from '../../projections/projection';
+import { CUSTOMERS, customersProjection } from '../../projections/customers';
+import { organisationsProjection } from '../../projections/organisations';
 import { RebuildRunning, ProjectionRunner } from '../../projections/runner';
-import { testEvent } from '../support/events';
+import { emptiedBySandboxReset } from '../../projections/sandbox-reset';
+import { testEvent, testMetadata } from '../support/events';
 import { tempDir } from '../support/test-service';
 import { until } from '../support/until';
 
@@ -42,6 +45,32 @@ describe('projection runner', () => {
     expect(await readStore.get('names', 'all')).toEqual({ id: 'all', names: ['a', 'b', 'c', 'd', 'e'] });
     expect(await runner.waitFor(position + 100n, 50)).toBe(false);
     await runner.stop();
+    db.close();
+  });
+
+  it('resumes a read model a sandbox reset empties knowing the resets before its checkpoint: a late write of the generation before shows nothing', async () => {
+    const { db, store, readStore } = open();
+    // Every start is a new process: the wrapped read model's memory is its own.
+    const start = async () => {
+      const runner = new ProjectionRunner(store, readStore, [organisationsProjection, emptiedBySandboxReset(customersProjection)], silentLogger());
+      await runner.start();
+      return runner;
+    };
+    const sandbox = testMetadata({ organisationId: 'org_sbx', livemode: false, resetGeneration: 0 });
+    const imported = (customerId: string) => ({
+      ...testEvent('CustomerImported', { customerId, organisationId: 'org_sbx', code: customerId, name: null, firstName: null, lastName: null, email: null, accountingContactId: null, source: 'admin_import' }),
+      metadata: sandbox,
+    });
+    const first = await start();
+    const { position: resetAt } = await store.append('organisation-org_sbx', [testEvent('SandboxReset', { organisationId: 'org_sbx', generation: 1, copy: { settings: false, catalogue: false, customers: false, subscriptions: false } })], 'any');
+    expect(await first.waitFor(resetAt, 2000)).toBe(true);
+    await first.stop();
+    // Decided in generation 0 by a process that read it before the reset, landing after it.
+    const { position } = await store.append('customer-cus_late', [imported('cus_late')], 'any');
+    const second = await start();
+    expect(await second.waitFor(position, 2000)).toBe(true);
+    expect(await readStore.findAll(CUSTOMERS)).toEqual([]);
+    await second.stop();
     db.close();
   });
 

@@ -167,6 +167,24 @@ describe('usage event id index snapshots', () => {
     await store.close();
   });
 
+  it('keeps the sandboxes’ generations in it: after a restart, a late batch of the generation before a reset still holds nothing', async () => {
+    const dir = tempDir('usage-event-id-snapshot');
+    const snapshot = { path: join(dir, 'usage-event-ids.snapshot'), everyIds };
+    const store = openLog(join(dir, 'billing.sqlite'));
+    await store.append('organisation-org_sbx', [reset('org_sbx')], 'any');
+    const first = new UsageEventIdIndex(store, silentLogger(), { snapshot });
+    await first.start();
+    await first.stop();
+    expect((await readSnapshot(snapshot.path))!.generations).toEqual([['org_sbx', 1]]);
+    // Decided by a process that read generation 0 before the reset, landing after it (and after the restart).
+    const late = { ...recorded('org_sbx', 'sub_late', 'late-1'), metadata: { ...recorded('org_sbx', 'sub_late').metadata, livemode: false, organisationId: 'org_sbx', resetGeneration: 0 } };
+    const { position } = await store.append('usage-sub_late', [late], 'any');
+    const second = new UsageEventIdIndex(store, silentLogger(), { snapshot });
+    expect(await holdersOnceAt(second, position, 'org_sbx', ['late-1'])).toEqual({ candidates: new Map(), through: position });
+    await second.stop();
+    await store.close();
+  });
+
   it('checks the event it ends at reading only from positions events are at (as EventStoreDB reads)', async () => {
     const dir = tempDir('usage-event-id-snapshot');
     const snapshot = { path: join(dir, 'usage-event-ids.snapshot'), everyIds };

@@ -10,6 +10,7 @@ import { derivedId } from '../../infra/ids';
 import type { CommandDeps } from '../deps';
 import { invoiceCommand } from '../invoice/invoice-command';
 import type { Caller } from '../metadata';
+import { usageTotalsFrom } from '../usage/usage-states';
 import { subscriptionCommand } from './subscription-command';
 
 /** The renewal invoice of a subscription's period: one id per subscription and period, whoever raises it. */
@@ -43,6 +44,9 @@ const raiseRenewalInvoice = (deps: CommandDeps, caller: Caller, org: OpenOrganis
  */
 export const runScheduledStep = async (deps: CommandDeps, caller: Caller, org: OpenOrganisation, subscriptionId: string, step: DueStep) => {
   const now = deps.clocks.forOrganisation(org.organisationId).now().toISOString();
+  const cpi = latestCpi(org);
+  // A CPI uplift decided with the renewal invoice reprices the usage already recorded for the periods it starts.
+  const usageFrom = step.kind === 'renewal_invoice' && cpi !== null ? await usageTotalsFrom(deps.store, subscriptionId, step.period) : new Map();
   const command: RunScheduledStep = {
     type: 'RunScheduledStep',
     step: step.kind,
@@ -51,7 +55,8 @@ export const runScheduledStep = async (deps: CommandDeps, caller: Caller, org: O
     renewalLeadDays: org.settings.renewalLeadDays,
     setupMode: inSetupMode(org),
     renewalInvoiceId: renewalInvoiceIdFor(subscriptionId, step.period),
-    cpi: latestCpi(org),
+    cpi,
+    usageFrom,
   };
   const ref = { id: org.organisationId, livemode: org.livemode };
   return subscriptionCommand(deps, subscriptionId, command, caller, ref, raiseRenewalInvoice(deps, caller, org, now));

@@ -1,4 +1,6 @@
 import { decodeEvent } from '../../domain/decode-event';
+import { compareDates } from '../../domain/pricing/calendar';
+import type { Quantity } from '../../domain/pricing/quantity';
 import { keepStoredIds, usageDecider } from '../../domain/usage/decider';
 import { usageSnapshotOf, usageStateFromSnapshot } from '../../domain/usage/snapshot';
 import { forgetIdsThrough, type UsageState } from '../../domain/usage/state';
@@ -194,6 +196,16 @@ export const decideOnUsageStream = <Result>(
     return handleDecision(store, usageStream(subscriptionId), usageDecider, decide, metadata, undefined, source);
   });
 };
+
+/** The usage totals of a subscription's periods starting on or after `from`: period start → meter id → quantity (a copy). */
+export const usageTotalsFrom = (store: EventStore, subscriptionId: string, from: string): Promise<Map<string, Map<string, Quantity>>> =>
+  usageStatesOf(store).exclusive(subscriptionId, async (source) => {
+    const totals = new Map<string, Map<string, Quantity>>();
+    for (const [periodStart, meters] of (await source.load()).state.totals) {
+      if (compareDates(periodStart, from) >= 0) totals.set(periodStart, new Map([...meters].map(([meterId, total]) => [meterId, total.quantity])));
+    }
+    return totals;
+  });
 
 /** A subscription's billed usage periods by start (a copy: the kept state is extended in place). */
 export const billedUsagePeriods = (store: EventStore, subscriptionId: string): Promise<Map<string, UsagePeriodBilledData>> =>

@@ -1,4 +1,5 @@
 import { addDays, compareDates, type Period, periodContaining } from '../pricing/calendar';
+import type { Quantity } from '../pricing/quantity';
 import { type CpiPercent, parseCpiPercent, upliftPrice, upliftTiers } from '../pricing/cpi';
 import type { SubscriptionEvent } from './events';
 import type { ExistingSubscription, LiveStatus } from './lifecycle';
@@ -77,14 +78,17 @@ export type RunScheduledStep = Readonly<{
   /** The id the renewal invoice takes, derived from the subscription and the period it bills. */
   renewalInvoiceId: string;
   cpi: Cpi | null;
+  /** The usage recorded for the periods from `period` on (period start → meter id → quantity): a CPI uplift reprices it. */
+  usageFrom: ReadonlyMap<string, ReadonlyMap<string, Quantity>>;
 }>;
 
 /**
  * CPI for a `cpi_enabled` subscription: each year's percentage is applied once, at the first renewal
  * after it is recorded; the price, every tier and every meter rate rise by it, each rounded to 4 places.
- * An uplift that would take the renewal past the money limit is withheld, and says why.
+ * An uplift that would take the renewal, or the usage already recorded for a period it prices, past
+ * the money limit is withheld, and says why.
  */
-const cpiUplift = (state: ExistingSubscription, cpi: Cpi | null, periodStart: string): SubscriptionCpiUplifted | SubscriptionCpiUpliftWithheld | null => {
+const cpiUplift = (state: ExistingSubscription, cpi: Cpi | null, periodStart: string, usageFrom: RunScheduledStep['usageFrom']): SubscriptionCpiUplifted | SubscriptionCpiUpliftWithheld | null => {
   const { subscription, life } = state;
   if (!subscription.cpiEnabled || cpi === null || (life.cpiYear !== null && cpi.year <= life.cpiYear)) return null;
   const percent: CpiPercent | null = parseCpiPercent(cpi.percent);
@@ -101,7 +105,7 @@ const cpiUplift = (state: ExistingSubscription, cpi: Cpi | null, periodStart: st
   };
   const { subscriptionId } = subscription;
   const withRisen = { ...state, life: { ...life, nextPrices: risen } };
-  const problem = renewalOverLimit(renewalPricing(withRisen), life.units, life.renewalAdjustments, `The CPI uplift of ${cpi.percent}%`);
+  const problem = renewalOverLimit(renewalPricing(withRisen), life.units, life.renewalAdjustments, `The CPI uplift of ${cpi.percent}%`, usageFrom);
   if (problem) return { type: 'SubscriptionCpiUpliftWithheld', data: { subscriptionId, periodStart, year: cpi.year, percent: cpi.percent, reason: problem.message } };
   return { type: 'SubscriptionCpiUplifted', data: { subscriptionId, periodStart, year: cpi.year, percent: cpi.percent, ...risen } };
 };
@@ -135,7 +139,7 @@ export const decideScheduledStep = (command: RunScheduledStep, state: ExistingSu
     case 'renewal_invoice': {
       if (command.setupMode) return [];
       const next = nextPeriod(state);
-      const uplift = cpiUplift(state, command.cpi, next.start);
+      const uplift = cpiUplift(state, command.cpi, next.start, command.usageFrom);
       return [
         ...(uplift ? [uplift] : []),
         {

@@ -155,6 +155,31 @@ describe('renewal invoices and unit changes after them', () => {
     );
   });
 
+  it('withholds a CPI uplift that would take the usage already recorded for the next period past the largest amount', async () => {
+    clock.set(start);
+    const org = await billingOrganisation(service, ['subscriptions:read', 'subscriptions:write', 'customers:write', 'usage:write']);
+    expect((await request(service.app).post(`/admin/v1/organisations/${org.orgId}/cpi`).set(service.admin).send({ year: 2026, percent: '1' })).status).toBe(201);
+    const created = await request(service.app).post('/v1/subscriptions').set(org.auth).set('Idempotency-Key', `cpi-usage-${++n}`).send({ customer_code: 'C1', plan_code: 'metered', cpi_enabled: true });
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+    // 285,000,000,000 GB at 3.5000 (the volume band past 20) bill 997,500,000,000.0000 in the period from 15 Apr; 1 % more would be 1,007,475,000,000.0000.
+    const usage = await request(service.app)
+      .post('/v1/usage_events')
+      .set(org.auth)
+      .send({ events: [{ event_id: 'ahead-1', subscription: id, meter_code: 'storage_gb', quantity: '285000000000', timestamp: '2026-04-20T00:00:00.000Z' }] });
+    expect(usage.status).toBe(200);
+    expect(usage.body.results).toEqual([{ event_id: 'ahead-1', status: 'created' }]);
+    clock.set(new Date('2026-04-08T09:00:00.000Z'));
+    await scheduler(workerDeps(service.services), { intervalSeconds: 60 }).run();
+    const history = await request(service.app).get(`/admin/v1/organisations/${org.orgId}/streams/${id}/events`).set(service.admin);
+    expect((history.body.data as { type: string; data: { reason?: string } }[]).filter((e) => e.type.startsWith('SubscriptionCpi'))).toEqual([
+      expect.objectContaining({
+        type: 'SubscriptionCpiUpliftWithheld',
+        data: expect.objectContaining({ reason: 'The CPI uplift of 1.00% takes the usage charges of the period from 2026-04-15 to 1007475000000.0000; the most is 999999999999.9999.' }),
+      }),
+    ]);
+  });
+
   it('records CPI with the admin API’s validation: 201, or 422 naming the field', async () => {
     const { orgId } = await billingOrganisation(service, ['subscriptions:read']);
     const cpi = (body: object) => request(service.app).post(`/admin/v1/organisations/${orgId}/cpi`).set(service.admin).send(body);

@@ -30,6 +30,7 @@ const step = (kind: StepKind, period: string, today: string, more: Partial<RunSc
   setupMode: false,
   renewalInvoiceId: `inv_renewal_${period}`,
   cpi: null,
+  usageFrom: new Map(),
   ...more,
 });
 
@@ -217,6 +218,24 @@ describe('RunScheduledStep', () => {
         data: expect.objectContaining({ reason: expect.stringContaining('takes the renewal invoice subtotal to 1003000000000.0000') }),
       }),
       raised('2026-02-28', '2026-03-31', { units: 8, adjustments: [{ changeId: 'chg_1', amount: '195000000000.0000' }] }),
+    ]);
+  });
+
+  it('CPI: the usage already recorded for a period the uplift prices counts towards the limit', () => {
+    // 990,000,000,000 calls at 1.0000 recorded for the period from 28 Feb fit; at 1.0200 they do not.
+    const metered = created({ cpiEnabled: true, meters: [{ meterId: 'mtr_1', meterCode: 'api', name: 'API', model: 'per_unit', price: '1.0000', includedUnits: 0, tiers: [], minimumUnits: 0, planMinimumUnits: 0 }] });
+    const calls = (quantity: bigint) => new Map([['2026-02-28', new Map([['mtr_1', quantity * 10_000n]])]]);
+    const cpi = { year: 2025, percent: '2.00' };
+    spec([metered]).when(step('renewal_invoice', '2026-02-28', '2026-02-21', { cpi, usageFrom: calls(990_000_000_000n) })).then([
+      expect.objectContaining({
+        type: 'SubscriptionCpiUpliftWithheld',
+        data: expect.objectContaining({ reason: 'The CPI uplift of 2.00% takes the usage charges of the period from 2026-02-28 to 1009800000000.0000; the most is 999999999999.9999.' }),
+      }),
+      raised('2026-02-28', '2026-03-31'),
+    ]);
+    spec([metered]).when(step('renewal_invoice', '2026-02-28', '2026-02-21', { cpi, usageFrom: calls(980_000_000_000n) })).then([
+      expect.objectContaining({ type: 'SubscriptionCpiUplifted' }),
+      raised('2026-02-28', '2026-03-31'),
     ]);
   });
 

@@ -1,5 +1,7 @@
 import { unitChangeCreditNote } from '../../domain/credit-note/unit-change-credit-note';
+import { isRenewalLine } from '../../domain/invoice/renewal-invoice';
 import { unitChangeInvoice } from '../../domain/invoice/unit-change-invoice';
+import { type Money, parseMoney } from '../../domain/pricing/money';
 import type { ChangeUnits } from '../../domain/subscription/change-units';
 import type { SubscriptionUnitsChangedData } from '../../domain/subscription/lifecycle-events';
 import type { AccountingSystem } from '../../infra/accounting/port';
@@ -16,14 +18,18 @@ import { subscriptionCommand } from './subscription-command';
 
 type Deps = CommandDeps & { accounting: AccountingSystem };
 
-/** Whether the renewal invoice is still a draft we may change: not yet in the accounting system, or a draft there. */
-const renewalAmendable = async (deps: Deps, tenantId: string | null, invoiceId: string | null): Promise<boolean> => {
-  if (!invoiceId) return false;
+/**
+ * What a change needs of the renewal invoice: whether it is still a draft we may change (not yet in
+ * the accounting system, or a draft there), and what the lines an amendment keeps amount to.
+ */
+const renewalInvoiceFacts = async (deps: Deps, tenantId: string | null, invoiceId: string | null): Promise<{ amendable: boolean; kept: Money }> => {
+  if (!invoiceId) return { amendable: false, kept: 0n };
   const { state } = await invoiceCommand.load(deps.store, invoiceId);
-  if (state.status !== 'raised') return false;
-  if (!state.accountingInvoiceId || !tenantId) return true;
+  if (state.status !== 'raised') return { amendable: false, kept: 0n };
+  const kept = state.invoice.lines.filter((line) => !isRenewalLine(line)).reduce((sum, line) => sum + parseMoney(line.amount), 0n);
+  if (!state.accountingInvoiceId || !tenantId) return { amendable: true, kept };
   const ledger = await deps.accounting.tenant(tenantId).getInvoice(state.accountingInvoiceId);
-  return ledger.status === 'draft' || ledger.status === 'awaiting_approval';
+  return { amendable: ledger.status === 'draft' || ledger.status === 'awaiting_approval', kept };
 };
 
 /**
@@ -36,12 +42,12 @@ const renewalAmendable = async (deps: Deps, tenantId: string | null, invoiceId: 
 export const changeUnits = async (deps: Deps, caller: Caller, context: LifecycleContext, subscriptionId: string, request: ChangeUnits['request']) => {
   const { org, ref, state, now } = await loadForChange(deps, context.organisationId, subscriptionId);
   const changeId = operationIdFor(context, subscriptionId, 'units', request);
-  const [plan, amendable] =
+  const [plan, renewal] =
     state.status === 'none'
-      ? [null, false]
+      ? [null, { amendable: false, kept: 0n }]
       : await Promise.all([
           planCommand.load(deps.store, state.subscription.planId),
-          renewalAmendable(deps, org.accounting?.tenantId ?? null, state.life.renewalInvoiceId),
+          renewalInvoiceFacts(deps, org.accounting?.tenantId ?? null, state.life.renewalInvoiceId),
         ]);
   const command: ChangeUnits = {
     type: 'ChangeUnits',
@@ -51,7 +57,8 @@ export const changeUnits = async (deps: Deps, caller: Caller, context: Lifecycle
     plan: plan?.state.status === 'defined' ? plan.state.plan : null,
     invoiceId: derivedId('invoice', subscriptionId, changeId),
     creditNoteId: derivedId('creditNote', subscriptionId, changeId),
-    renewalInvoiceAmendable: amendable,
+    renewalInvoiceAmendable: renewal.amendable,
+    renewalInvoiceKept: renewal.kept,
     request,
   };
   const handled = await subscriptionCommand(deps, subscriptionId, command, caller, ref);

@@ -70,6 +70,9 @@ export const renewalInvoice = (input: RenewalInvoiceInput): InvoiceRaised['data'
  * prorated increase for the rest of this period is added as an `expansion` line (a decrease is a
  * credit note of its own, never a line here). Other lines stay as they were.
  */
+/** The line that bills the next period's fee: an amendment rewrites it, and keeps the others. */
+export const isRenewalLine = (line: InvoiceLine): boolean => line.revenueType === 'renewal' && line.type === 'subscription';
+
 export const amendedRenewalLines = (
   invoice: InvoiceRaised['data'],
   state: ExistingSubscription,
@@ -77,7 +80,7 @@ export const amendedRenewalLines = (
   newLineId: string,
 ): { lines: InvoiceLine[]; subtotal: string } => {
   const lines = invoice.lines.map((line) =>
-    line.revenueType === 'renewal' && line.type === 'subscription' ? renewalLine(state, nextPeriod(state), change.units, line.lineId) : line,
+    isRenewalLine(line) ? renewalLine(state, nextPeriod(state), change.units, line.lineId) : line,
   );
   if (change.renewalAdjustment !== null) lines.push(expansionLine(state.subscription, change, parseMoney(change.renewalAdjustment), newLineId));
   return { lines, subtotal: invoiceTotal(lines) };

@@ -3,7 +3,8 @@ import { planHasUnits } from '../catalogue/types';
 import type { OpenOrganisation } from '../organisation/state';
 import { inSetupMode } from '../organisation/rules';
 import { daysBetween } from '../pricing/calendar';
-import { formatMoney, parseMoney } from '../pricing/money';
+import { formatMoney, max, type Money, parseMoney } from '../pricing/money';
+import { amountOverLimit } from '../pricing/amount-limits';
 import { planAmount, type PlanPricing } from '../pricing/pricing';
 import { prorateChange } from '../pricing/proration';
 import { DomainError } from '../shared/domain-error';
@@ -26,6 +27,8 @@ export type ChangeUnits = Readonly<{
   creditNoteId: string;
   /** Whether the renewal invoice (when one exists) is still a draft the accounting system lets us change. */
   renewalInvoiceAmendable: boolean;
+  /** What the renewal invoice's lines an amendment keeps (all but its renewal line) amount to; 0 without one. */
+  renewalInvoiceKept: Money;
   request: Readonly<{
     units: number;
     prorate: boolean;
@@ -73,13 +76,36 @@ const checkRenewal = (state: ExistingSubscription, units: number, carried: Exist
   }
 };
 
+const positive = (amount: string | null | undefined): Money => (amount ? max(parseMoney(amount), 0n) : 0n);
+
+/**
+ * What the change bills within the money limit: the invoice it raises now (this period's prorated
+ * increase charged at once, the next period's difference), the renewal invoice an amendment rewrites
+ * (the next period at the new units, the lines it keeps, the increase it adds), or the renewal
+ * invoice a `charge_on_renewal` increase is carried to.
+ */
+const checkDocuments = (state: ExistingSubscription, command: ChangeUnits, change: SubscriptionUnitsChangedData): void => {
+  const billed = (amounts: readonly Money[], total: string) => {
+    const problem = amountOverLimit(amounts.map((amount) => ({ param: 'units', amount })), total);
+    if (problem) throw refuse('invalid_parameter', problem.message, 'units');
+  };
+  if (change.document === 'amend') {
+    billed([planAmount(planPricing(renewalPricing(state).pricing), change.units), command.renewalInvoiceKept, positive(change.renewalAdjustment)], 'amended renewal invoice subtotal');
+  } else if (change.renewalAdjustment !== null) {
+    checkRenewal(state, change.units, [...state.life.renewalAdjustments, { changeId: change.changeId, amount: change.renewalAdjustment }]);
+  }
+  if (change.invoiceId !== null) {
+    billed([change.renewalAdjustment === null ? positive(change.proration?.amount) : 0n, positive(change.nextPeriod?.amount)], 'invoice subtotal');
+  }
+};
+
 /**
  * Every rule of `POST /v1/subscriptions/{id}/units`, in the order of the API document's table of unit
  * change errors, then its document refusals; and the facts of the change: proration by days from the
  * effective date to the renewal date, of the difference of whole-period prices (so a volume or
  * stairstep plan crossing into a cheaper band credits although units went up).
  */
-export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscription): SubscriptionUnitsChangedData => {
+const decideChange = (command: ChangeUnits, state: ExistingSubscription): SubscriptionUnitsChangedData => {
   const { request } = command;
   const { subscription, life } = state;
   const units = request.units;
@@ -182,10 +208,6 @@ export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscripti
   const charges = (amount > 0n && !deferred) || nextAmount > 0n;
   // A credit is never deferred: it is a credit note at once, whatever the behaviour.
   const credits = amount < 0n || nextAmount < 0n;
-  const renewalAdjustment = amount > 0n && deferred ? formatMoney(amount) : null;
-  if (renewalAdjustment !== null) {
-    checkRenewal(state, units, [...life.renewalAdjustments, { changeId: command.changeId, amount: renewalAdjustment }]);
-  }
   return {
     ...base,
     prorationBehaviour: behaviour,
@@ -196,7 +218,14 @@ export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscripti
     invoiceId: charges ? command.invoiceId : null,
     creditNoteId: credits ? command.creditNoteId : null,
     creditedInvoiceId: credits ? creditedInvoiceId : null,
-    renewalAdjustment,
+    renewalAdjustment: amount > 0n && deferred ? formatMoney(amount) : null,
     nextPeriod: next,
   };
+};
+
+/** A unit change decided (`decideChange`) and checked against the money limit for every document it bills. */
+export const decideUnitChange = (command: ChangeUnits, state: ExistingSubscription): SubscriptionUnitsChangedData => {
+  const change = decideChange(command, state);
+  checkDocuments(state, command, change);
+  return change;
 };

@@ -180,6 +180,27 @@ describe('renewal invoices and unit changes after them', () => {
     ]);
   });
 
+  it('refuses an amendment whose renewal line, beside the lines the renewal invoice keeps, would pass the largest amount', async () => {
+    clock.set(start);
+    const org = await billingOrganisation(service, ['subscriptions:read', 'subscriptions:write', 'customers:write', 'invoices:read']);
+    const plan = { code: 'dear', name: 'Dear seats', type: 'per_unit', interval: { unit: 'month' }, currency: 'GBP', price: '1000000000', status: 'active' };
+    expect((await request(service.app).post(`/admin/v1/organisations/${org.orgId}/plans`).set(service.admin).send(plan)).status).toBe(201);
+    const created = await request(service.app).post('/v1/subscriptions').set(org.auth).set('Idempotency-Key', `dear-${++n}`).send({ customer_code: 'C1', plan_code: 'dear', units: 5 });
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+    const change = (body: object) => request(service.app).post(`/v1/subscriptions/${id}/units`).set(org.auth).send(body);
+    // 395 more seats from 24 Mar, 22 of 31 days, carried to the renewal invoice: 280,322,580,645.1613.
+    expect((await change({ units: 400, prorate: true, effective_date: '2026-03-24', proration_behaviour: 'charge_on_renewal' })).status).toBe(200);
+    clock.set(new Date('2026-04-08T09:00:00.000Z'));
+    await scheduler(workerDeps(service.services), { intervalSeconds: 60 }).run();
+    await service.services.projections.waitFor(await service.services.store.headPosition());
+    const renewal = ((await request(service.app).get(`/v1/invoices?subscription=${id}`).set(org.auth)).body.data as Invoice[]).find((i) => i.lines.some((l) => l.revenue_type === 'renewal'));
+    expect(renewal!.lines.map((l) => [l.revenue_type, l.amount])).toEqual([['renewal', '400000000000.0000'], ['expansion', '280322580645.1613']]);
+    // 750 seats alone fit; beside the carried 280,322,580,645.1613 they do not. 700 do.
+    expectError(await change({ units: 750, document: 'amend' }), 422, 'invalid_request_error', 'invalid_parameter', 'units');
+    expect((await change({ units: 700, document: 'amend' })).status).toBe(200);
+  });
+
   it('records CPI with the admin API’s validation: 201, or 422 naming the field', async () => {
     const { orgId } = await billingOrganisation(service, ['subscriptions:read']);
     const cpi = (body: object) => request(service.app).post(`/admin/v1/organisations/${orgId}/cpi`).set(service.admin).send(body);

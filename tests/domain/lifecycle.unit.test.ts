@@ -56,6 +56,7 @@ const change = (request: Partial<ChangeUnits['request']> = {}, more: Partial<Cha
   invoiceId: 'inv_change',
   creditNoteId: 'cn_change',
   renewalInvoiceAmendable: true,
+  renewalInvoiceKept: 0n,
   request: { units: 8, prorate: false, prorationBehaviour: null, effectiveDate: null, document: null, ...request },
   ...more,
 });
@@ -123,6 +124,16 @@ describe('ChangeUnits: every rule, in the order of the API document’s unit cha
     expect(decided([dear], change({ ...prorated, prorationBehaviour: 'charge_immediately' }))).toMatchObject({ units: 600, renewalAdjustment: null });
     spec([dear]).when(change({ ...prorated, prorationBehaviour: 'charge_on_renewal' })).thenRefuses('invalid_parameter', 'units');
     expect(decided([dear], change({ ...prorated, units: 400, prorationBehaviour: 'charge_on_renewal' }))).toMatchObject({ units: 400 });
+  });
+
+  it('refuses units whose separate invoice, or whose amended renewal invoice, would pass the money limit', () => {
+    const dear = subscribed({ pricing: { planType: 'per_unit', price: '1000000000.0000', freeUnits: 0, tiers: [] } });
+    // Separate: the next period's 994 more seats (994,000,000,000.0000) fit alone; with this period's 22 of 31 days of them too, they do not.
+    expect(decided([dear, renewalRaised], change({ units: 999, document: 'separate' }))).toMatchObject({ units: 999, document: 'separate' });
+    spec([dear, renewalRaised]).when(change({ units: 999, document: 'separate', prorate: true, effectiveDate: '2026-03-10' })).thenRefuses('invalid_parameter', 'units');
+    // Amend: 600 seats fit; beside the 500,000,000,000.0000 of lines the amendment keeps, they do not.
+    expect(decided([dear, renewalRaised], change({ units: 600, document: 'amend' }))).toMatchObject({ units: 600, document: 'amend' });
+    spec([dear, renewalRaised]).when(change({ units: 600, document: 'amend' }, { renewalInvoiceKept: 5_000_000_000_000_000n })).thenRefuses('invalid_parameter', 'units');
   });
 
   it('requires proration for a decrease once the renewal invoice exists at the old units (before it, a decrease takes effect at renewal)', () => {

@@ -64,15 +64,15 @@ export const renewalInvoice = (input: RenewalInvoiceInput): InvoiceRaised['data'
   return subscriptionInvoice(subscription, raised.invoiceId, input.now, input.paymentTermsDays, lines);
 };
 
+/** The line that bills the next period's fee: an amendment rewrites it, and keeps the others. */
+export const isRenewalLine = (line: InvoiceLine): boolean => line.revenueType === 'renewal' && line.type === 'subscription';
+
 /**
  * `document: amend`: the renewal invoice rewritten for a unit change made after it was raised. Its
  * renewal line bills the next period at the new units (at the prices it was raised with), and a
  * prorated increase for the rest of this period is added as an `expansion` line (a decrease is a
  * credit note of its own, never a line here). Other lines stay as they were.
  */
-/** The line that bills the next period's fee: an amendment rewrites it, and keeps the others. */
-export const isRenewalLine = (line: InvoiceLine): boolean => line.revenueType === 'renewal' && line.type === 'subscription';
-
 export const amendedRenewalLines = (
   invoice: InvoiceRaised['data'],
   state: ExistingSubscription,

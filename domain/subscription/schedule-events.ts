@@ -20,8 +20,9 @@ const cpiUplifted = z.object({
 });
 
 /**
- * A CPI uplift not applied: at its prices the renewal invoice for the period starting `periodStart`
- * (or the renewal value) would pass the largest amount the service computes; `reason` says which.
+ * A CPI uplift not applied: at its prices a price, the renewal invoice for the period starting
+ * `periodStart`, the renewal value or the usage already recorded for a period it prices would pass
+ * the largest amount the service computes; `reason` says which.
  * The year counts as applied, so later renewals do not try it again.
  */
 const cpiUpliftWithheld = z.object({ subscriptionId: z.string(), periodStart: z.string(), year: z.number().int(), percent: z.string(), reason: z.string() });

@@ -45,8 +45,10 @@ const raiseRenewalInvoice = (deps: CommandDeps, caller: Caller, org: OpenOrganis
 export const runScheduledStep = async (deps: CommandDeps, caller: Caller, org: OpenOrganisation, subscriptionId: string, step: DueStep) => {
   const now = deps.clocks.forOrganisation(org.organisationId).now().toISOString();
   const cpi = latestCpi(org);
+  const loaded = await subscriptionCommand.load(deps.store, subscriptionId);
   // A CPI uplift decided with the renewal invoice reprices the usage already recorded for the periods it starts.
-  const usageFrom = step.kind === 'renewal_invoice' && cpi !== null ? await usageTotalsFrom(deps.store, subscriptionId, step.period) : new Map();
+  const metered = loaded.state.status !== 'none' && loaded.state.subscription.cpiEnabled && loaded.state.subscription.meters.length > 0;
+  const usageFrom = step.kind === 'renewal_invoice' && cpi !== null && metered ? await usageTotalsFrom(deps.store, subscriptionId, step.period) : new Map();
   const command: RunScheduledStep = {
     type: 'RunScheduledStep',
     step: step.kind,
@@ -59,5 +61,5 @@ export const runScheduledStep = async (deps: CommandDeps, caller: Caller, org: O
     usageFrom,
   };
   const ref = { id: org.organisationId, livemode: org.livemode };
-  return subscriptionCommand(deps, subscriptionId, command, caller, ref, raiseRenewalInvoice(deps, caller, org, now));
+  return subscriptionCommand(deps, subscriptionId, command, caller, ref, raiseRenewalInvoice(deps, caller, org, now), loaded);
 };

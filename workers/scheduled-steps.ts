@@ -58,6 +58,12 @@ export const subscriptionSteps: StepSource = {
         order: STEP_KINDS.indexOf(step.kind),
         run: async (caller: Caller): Promise<WorkDone> => {
           const { events } = await runScheduledStep(deps, caller, org, subscriptionId, step);
+          for (const event of events) {
+            if (event.type === 'SubscriptionCpiUpliftWithheld') {
+              const { year, percent, reason } = event.data;
+              deps.logger.warn({ organisationId: org.organisationId, subscriptionId, year, percent, reason }, 'CPI uplift withheld: the renewal bills the prices as they were');
+            }
+          }
           const invoiceIds = events.flatMap((event) => (event.type === 'SubscriptionRenewalInvoiceRaised' ? [event.data.invoiceId] : []));
           return { recorded: events.length > 0, invoiceIds };
         },

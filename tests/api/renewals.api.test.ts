@@ -1,3 +1,4 @@
+import pino from 'pino';
 import request from 'supertest';
 import { awaitSync } from '../../commands/await-sync';
 import { fixedClock } from '../../infra/clock/clock';
@@ -129,7 +130,11 @@ describe('renewal invoices and unit changes after them', () => {
     const atLimit = await subscribe({ flat_fee_price: '999999999999.0000' });
     const ordinary = await subscribe({});
     clock.set(new Date('2026-04-08T09:00:00.000Z'));
-    await scheduler(workerDeps(service.services), { intervalSeconds: 60 }).run();
+    const logged: { level: number; msg: string; subscriptionId?: string; reason?: string }[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+    await scheduler({ ...workerDeps(service.services), logger }, { intervalSeconds: 60 }).run();
+    // Operators see it in the log too, as a warning.
+    expect(logged.filter((line) => line.msg.startsWith('CPI uplift withheld'))).toEqual([expect.objectContaining({ level: 40, subscriptionId: atLimit })]);
     await service.services.projections.waitFor(await service.services.store.headPosition());
     const renewalOf = async (id: string) => {
       const invoices = ((await request(service.app).get(`/v1/invoices?subscription=${id}`).set(org.auth)).body.data as Invoice[]).filter((i) => i.lines.some((l) => l.revenue_type === 'renewal'));

@@ -9,22 +9,26 @@ import { organisationsProjection } from './organisations';
 import { plansProjection } from './plans';
 import type { Projection } from './projection';
 import { emptiedBySandboxReset } from './sandbox-reset';
+import { SandboxGenerations } from './sandbox-generations';
 import { subscriptionsProjection } from './subscriptions';
 import { usageProjection } from './usage';
 import { webhookEndpointsProjection } from './webhook-endpoints';
+
+const generations = new SandboxGenerations();
+const emptied = (projection: Projection) => emptiedBySandboxReset(projection, generations);
 
 /** A sandbox reset empties the read models of what it removes; it keeps the organisation, its API keys and its webhook endpoints. */
 export const allProjections: readonly Projection[] = [
   organisationsProjection,
   apiKeysProjection,
-  emptiedBySandboxReset(customersProjection),
-  emptiedBySandboxReset(metersProjection),
-  emptiedBySandboxReset(plansProjection),
-  emptiedBySandboxReset(chargesProjection),
-  emptiedBySandboxReset(subscriptionsProjection),
-  emptiedBySandboxReset(invoicesProjection),
+  emptied(customersProjection),
+  emptied(metersProjection),
+  emptied(plansProjection),
+  emptied(chargesProjection),
+  emptied(subscriptionsProjection),
+  emptied(invoicesProjection),
   webhookEndpointsProjection,
-  emptiedBySandboxReset(creditNotesProjection),
-  emptiedBySandboxReset(usageProjection),
-  emptiedBySandboxReset(dueDatesProjection),
+  emptied(creditNotesProjection),
+  emptied(usageProjection),
+  emptied(dueDatesProjection),
 ];

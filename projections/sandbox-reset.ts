@@ -1,5 +1,4 @@
 import type { SandboxReset } from '../domain/organisation/events';
-import { SANDBOX_GENERATIONS, type SandboxGenerationDoc } from './organisations';
 import type { Projection } from './projection';
 import { SandboxGenerations } from './sandbox-generations';
 
@@ -11,8 +10,7 @@ import { SandboxGenerations } from './sandbox-generations';
  * generations the organisations' read model holds. Folded from the log like any event, so a rebuild
  * empties the same documents at the same place.
  */
-export const emptiedBySandboxReset = (projection: Projection): Projection => {
-  const generations = new SandboxGenerations();
+export const emptiedBySandboxReset = (projection: Projection, generations = new SandboxGenerations()): Projection => {
   return {
     ...projection,
     handles: [...projection.handles, 'SandboxReset'],
@@ -26,7 +24,7 @@ export const emptiedBySandboxReset = (projection: Projection): Projection => {
       generations.reset(organisationId, generation);
     },
     resume: async (live) => {
-      for (const { id, generation } of await live.findAll<SandboxGenerationDoc>(SANDBOX_GENERATIONS)) generations.reset(id, generation);
+      await generations.learnFrom(live);
       await projection.resume?.(live);
     },
   };

@@ -3,6 +3,8 @@ import { SqliteReadStore } from '../../infra/read-store/sqlite';
 import { openDatabase } from '../../infra/sqlite/open-database';
 import { batchContext } from '../../projections/batch-context';
 import { CUSTOMERS, customersProjection } from '../../projections/customers';
+import { SANDBOX_GENERATIONS } from '../../projections/organisations';
+import { SandboxGenerations } from '../../projections/sandbox-generations';
 import { emptiedBySandboxReset } from '../../projections/sandbox-reset';
 import { projectionSpec } from '../support/projection-spec';
 import { testMetadata } from '../support/events';
@@ -42,6 +44,22 @@ describe('a read model emptied by a sandbox reset', () => {
         inGeneration(imported('cus_late_1', 'org_sbx'), 1),
       ])
       .then(CUSTOMERS, [doc('cus_gen2', 'org_sbx'), doc('cus_live', 'org_live'), doc('cus_new', 'org_sbx'), doc('cus_unstamped', 'org_sbx')]);
+  });
+
+  it('shares what it learns: read models resumed through one view read the organisations’ generations once, and each skips by them', async () => {
+    const readStore = new SqliteReadStore(openDatabase(':memory:'));
+    await readStore.commit([{ op: 'put', collection: SANDBOX_GENERATIONS, doc: { id: 'org_sbx', generation: 1 } }]);
+    let reads = 0;
+    const live = { findAll: ((...args: Parameters<SqliteReadStore['findAll']>) => (reads++, readStore.findAll(...args))) as SqliteReadStore['findAll'] };
+    const generations = new SandboxGenerations();
+    const customers = emptiedBySandboxReset(customersProjection, generations);
+    const alsoCustomers = emptiedBySandboxReset(customersProjection, generations);
+    await Promise.all([customers.resume!(live), alsoCustomers.resume!(live)]);
+    expect(reads).toBe(1);
+    const late = { ...inGeneration(imported('cus_late', 'org_sbx'), 0), id: 'e1', version: 1, streamId: 'spec', revision: 0, position: 1n } as unknown as StoredEvent;
+    const context = batchContext(readStore);
+    await alsoCustomers.apply(late, context);
+    expect(context.writes()).toEqual([]);
   });
 
   it('does the same in one runner batch against the store: committed documents and the batch’s own writes alike', async () => {

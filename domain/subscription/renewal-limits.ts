@@ -1,5 +1,5 @@
 import { type AmountOverLimit, amountOverLimit, MAX_AMOUNT } from '../pricing/amount-limits';
-import { formatMoney, parseMoney } from '../pricing/money';
+import { formatMoney, max, parseMoney } from '../pricing/money';
 import { minimumAmount, planAmount } from '../pricing/pricing';
 import type { Quantity } from '../pricing/quantity';
 import { usageCharge } from '../pricing/usage-charge';
@@ -24,7 +24,7 @@ export const renewalOverLimit = (
   usage: ReadonlyMap<string, ReadonlyMap<string, Quantity>> = new Map(),
 ): AmountOverLimit | null => {
   const prices = [pricing.price, ...pricing.tiers.map((t) => t.price), ...meters.flatMap((m) => [...(m.price === null ? [] : [m.price]), ...m.tiers.map((t) => t.price)])];
-  const highest = prices.map(parseMoney).reduce((a, b) => (a > b ? a : b), 0n);
+  const highest = prices.map(parseMoney).reduce(max, 0n);
   if (highest > MAX_AMOUNT) return { param, message: `${param} makes a price of ${formatMoney(highest)}; the most is ${formatMoney(MAX_AMOUNT)}.` };
   const fee = { param, amount: planAmount({ type: pricing.planType, price: pricing.price, freeUnits: pricing.freeUnits, tiers: pricing.tiers }, units) };
   const charges = carried.map((c) => ({ param, amount: parseMoney(c.amount) }));

@@ -27,3 +27,10 @@ export const amountOverLimit = (amounts: readonly AmountOf[], total: string): Am
   }
   return null;
 };
+
+/**
+ * Why a period's usage charges (every meter's charge, minimums included, before discount: the usage
+ * invoice's lines) of `sum` are refused, naming `param` that took them there; null within the limit.
+ */
+export const usageChargesOverLimit = (param: string, periodStart: string, sum: Money): string | null =>
+  sum > MAX_AMOUNT ? `${param} takes the usage charges of the period from ${periodStart} to ${formatMoney(sum)}; the most is ${formatMoney(MAX_AMOUNT)}.` : null;

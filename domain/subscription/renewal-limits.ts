@@ -1,4 +1,4 @@
-import { type AmountOverLimit, amountOverLimit, MAX_AMOUNT } from '../pricing/amount-limits';
+import { type AmountOverLimit, amountOverLimit, MAX_AMOUNT, usageChargesOverLimit } from '../pricing/amount-limits';
 import { formatMoney, max, parseMoney } from '../pricing/money';
 import { minimumAmount, planAmount } from '../pricing/pricing';
 import type { Quantity } from '../pricing/quantity';
@@ -33,7 +33,8 @@ export const renewalOverLimit = (
   if (renewal) return renewal;
   for (const [periodStart, quantities] of usage) {
     const sum = meters.reduce((total, meter) => total + usageCharge(meter, quantities.get(meter.meterId) ?? 0n).amount, 0n);
-    if (sum > MAX_AMOUNT) return { param, message: `${param} takes the usage charges of the period from ${periodStart} to ${formatMoney(sum)}; the most is ${formatMoney(MAX_AMOUNT)}.` };
+    const message = usageChargesOverLimit(param, periodStart, sum);
+    if (message) return { param, message };
   }
   return null;
 };

@@ -1,6 +1,6 @@
-import { MAX_AMOUNT } from '../pricing/amount-limits';
+import { MAX_AMOUNT, usageChargesOverLimit } from '../pricing/amount-limits';
 import { compareDates } from '../pricing/calendar';
-import { formatMoney, type Money, parseMoney, SCALE } from '../pricing/money';
+import { type Money, parseMoney, SCALE } from '../pricing/money';
 import { billedQuantity, type MeterPricing } from '../pricing/pricing';
 import { formatQuantity, type Quantity, storedTotal } from '../pricing/quantity';
 import { usageCharge } from '../pricing/usage-charge';
@@ -109,9 +109,8 @@ export const periodLimits = (prices: MeterPrices, totals: Totals): PeriodLimits 
       const amount = usageCharge(pricing, meterTotal).amount;
       let sum = amount;
       for (const [meterId, charge] of period) if (meterId !== event.meterId) sum += charge;
-      if (sum > MAX_AMOUNT) {
-        return `quantity takes the usage charges of the period from ${event.periodStart} to ${formatMoney(sum)}; the most is ${formatMoney(MAX_AMOUNT)}.`;
-      }
+      const over = usageChargesOverLimit('quantity', event.periodStart, sum);
+      if (over) return over;
       period.set(event.meterId, amount);
       add(added, event, quantity);
       return null;

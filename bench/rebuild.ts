@@ -16,7 +16,8 @@ import { recordTemplate } from './template-log';
 
 export type RebuildFigures = Readonly<{
   events: number;
-  scanPerSecond: number;
+  /** The raw scan's rate before and after the rebuild: a rebuild lasts several times as long as a scan, over which the machine's speed moves. */
+  scanPerSecond: Readonly<{ before: number; after: number }>;
   rebuildPerSecond: number;
   /** How long the runner's loop went without a turn during the rebuild: what a request beside it waits at most (ms). */
   loopStall: Readonly<{ max: number; p99: number }>;
@@ -58,7 +59,7 @@ const percentile = (sorted: number[], p: number): number => sorted[Math.min(sort
 /**
  * The rebuild rate of every read model over a log of `target` events, beside its baseline: a raw
  * scan of the same log (`readAll` in the runner's batch size, nothing decoded or written), measured
- * in the same run; and the time to fold one stream of 1,000 events as a command handler loads it.
+ * in the same run just before and just after it; and the time to fold one stream of 1,000 events as a command handler loads it.
  */
 export const rebuildBench = async (target: number): Promise<RebuildFigures> => {
   const dataDir = await buildLog(target);
@@ -66,15 +67,18 @@ export const rebuildBench = async (target: number): Promise<RebuildFigures> => {
   const store = new SqliteEventStore(db);
   const events = Number(await store.headPosition());
 
-  let scanned = 0;
-  const scanStart = performance.now();
-  for (let after = 0n; ; ) {
-    const batch = await store.readAll(after, BATCH);
-    if (batch.length === 0) break;
-    scanned += batch.length;
-    after = batch[batch.length - 1]!.position;
-  }
-  const scanPerSecond = scanned / ((performance.now() - scanStart) / 1000);
+  const scan = async (): Promise<number> => {
+    let scanned = 0;
+    const scanStart = performance.now();
+    for (let after = 0n; ; ) {
+      const batch = await store.readAll(after, BATCH);
+      if (batch.length === 0) break;
+      scanned += batch.length;
+      after = batch[batch.length - 1]!.position;
+    }
+    return scanned / ((performance.now() - scanStart) / 1000);
+  };
+  const scanBefore = await scan();
 
   // Split across threads as the service does (`BENCH_REBUILD_THREADS`, default one a core; 1: on the runner's loop).
   const threads = process.env.BENCH_REBUILD_THREADS ? Number(process.env.BENCH_REBUILD_THREADS) : undefined;
@@ -95,6 +99,7 @@ export const rebuildBench = async (target: number): Promise<RebuildFigures> => {
   stalls.disable();
   const loopStall = { max: gaps.stop(), p99: stalls.percentile(99) / 1e6 };
   await runner.stop();
+  const scanPerSecond = { before: scanBefore, after: await scan() };
 
   const timed = async (runs: number, load: () => Promise<unknown>): Promise<Timing> => {
     const times: number[] = [];
@@ -121,11 +126,14 @@ export const rebuildBench = async (target: number): Promise<RebuildFigures> => {
   return { events, scanPerSecond, rebuildPerSecond, loopStall, threads: split > 1 ? split : 1, foldMs, keptMs, shortMs };
 };
 
+/** The scan's mean rate before and after: the baseline the rebuild's ratio is to. */
+const scanBaseline = ({ before, after }: RebuildFigures['scanPerSecond']): number => (before + after) / 2;
+
 export const formatRebuild = (figures: RebuildFigures): string =>
   [
     `log of ${figures.events} events (SQLite)`,
-    `  baseline: raw readAll scan            ${figures.scanPerSecond.toFixed(0).padStart(9)} events/s`,
-    `  blue/green rebuild, every read model  ${figures.rebuildPerSecond.toFixed(0).padStart(9)} events/s   (${(figures.rebuildPerSecond / figures.scanPerSecond).toFixed(3)} × the scan; ${figures.threads > 1 ? `split across ${figures.threads} threads` : "on the runner's loop"})`,
+    `  baseline: raw readAll scan            ${scanBaseline(figures.scanPerSecond).toFixed(0).padStart(9)} events/s   (${figures.scanPerSecond.before.toFixed(0)} before the rebuild, ${figures.scanPerSecond.after.toFixed(0)} after)`,
+    `  blue/green rebuild, every read model  ${figures.rebuildPerSecond.toFixed(0).padStart(9)} events/s   (${(figures.rebuildPerSecond / scanBaseline(figures.scanPerSecond)).toFixed(3)} × the scan; ${figures.threads > 1 ? `split across ${figures.threads} threads` : "on the runner's loop"})`,
     `  the runner's loop during the rebuild  longest stall ${figures.loopStall.max.toFixed(0)} ms   p99 ${figures.loopStall.p99.toFixed(0)} ms   (what a request beside it waits for the loop at most)`,
     `  fold one stream of 1,000 events       p50 ${figures.foldMs.p50.toFixed(2)} ms   p99 ${figures.foldMs.p99.toFixed(2)} ms   (whole, as a process that has not kept it)`,
     `  load it as a handler does             p50 ${figures.keptMs.p50.toFixed(2)} ms   p99 ${figures.keptMs.p99.toFixed(2)} ms   (from the kept state)`,

@@ -59,7 +59,8 @@ const percentile = (sorted: number[], p: number): number => sorted[Math.min(sort
 /**
  * The rebuild rate of every read model over a log of `target` events, beside its baseline: a raw
  * scan of the same log (`readAll` in the runner's batch size, nothing decoded or written), measured
- * in the same run just before and just after it; and the time to fold one stream of 1,000 events as a command handler loads it.
+ * in the same run just before and just after it; and the time to fold one stream of 1,000 events as
+ * a command handler loads it.
  */
 export const rebuildBench = async (target: number): Promise<RebuildFigures> => {
   const dataDir = await buildLog(target);

@@ -10,22 +10,20 @@ import { SandboxGenerations } from './sandbox-generations';
  * generations the organisations' read model holds. Folded from the log like any event, so a rebuild
  * empties the same documents at the same place.
  */
-export const emptiedBySandboxReset = (projection: Projection, generations = new SandboxGenerations()): Projection => {
-  return {
-    ...projection,
-    handles: [...projection.handles, 'SandboxReset'],
-    apply: async (event, context) => {
-      if (event.type !== 'SandboxReset') {
-        if (!generations.outdated(event.metadata)) await projection.apply(event, context);
-        return;
-      }
-      const { organisationId, generation } = (event as unknown as SandboxReset).data;
-      for (const collection of projection.collections) context.deleteWhere(collection, '_organisation', organisationId);
-      generations.reset(organisationId, generation);
-    },
-    resume: async (live) => {
-      await generations.learnFrom(live);
-      await projection.resume?.(live);
-    },
-  };
-};
+export const emptiedBySandboxReset = (projection: Projection, generations = new SandboxGenerations()): Projection => ({
+  ...projection,
+  handles: [...projection.handles, 'SandboxReset'],
+  apply: async (event, context) => {
+    if (event.type !== 'SandboxReset') {
+      if (!generations.outdated(event.metadata)) await projection.apply(event, context);
+      return;
+    }
+    const { organisationId, generation } = (event as unknown as SandboxReset).data;
+    for (const collection of projection.collections) context.deleteWhere(collection, '_organisation', organisationId);
+    generations.reset(organisationId, generation);
+  },
+  resume: async (live) => {
+    await generations.learnFrom(live);
+    await projection.resume?.(live);
+  },
+});

@@ -1,4 +1,12 @@
-/** Says once, before any suite runs, which external adapters are exercised and which are skipped. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Says once, before any suite runs, which external adapters are exercised and which are skipped;
+ * and points every test's temporary directories (and the service processes they start) into one
+ * directory of this run's, which the global teardown removes.
+ */
 export default (): void => {
   const targets: [string, string][] = [
     ['EVENTSTORE_URL', 'EventStoreDB event store'],
@@ -11,4 +19,6 @@ export default (): void => {
       : `  SKIPPED: ${what} contract suites: ${name} is not set`,
   );
   process.stdout.write(`\nExternal adapters:\n${lines.join('\n')}\n\n`);
+  // Jest's workers are started after this, with this process's environment; os.tmpdir() reads TMPDIR.
+  process.env.TMPDIR = mkdtempSync(join(tmpdir(), 'billing-tests-'));
 };

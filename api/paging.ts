@@ -1,16 +1,19 @@
 import { z } from 'zod';
 import type { Condition, Doc, ReadStore } from '../infra/read-store/port';
 
+/** A page's size, the `limit` of every list: 1 to 100 in decimal digits. */
+export const pageLimit = z
+  .string()
+  .regex(/^(?:[1-9]\d?|100)$/, 'must be a whole number from 1 to 100 in decimal digits')
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(100))
+  .default(25)
+  .describe('1 to 100 in decimal digits (no sign, exponent, fraction or leading zero); default 25');
+
 /** `limit` and `starting_after`, shared by every list endpoint, plus the endpoint's own filters. */
 export const listQuery = <Shape extends z.ZodRawShape>(filters: Shape) =>
   z.strictObject({
-    limit: z
-      .string()
-      .regex(/^[1-9]\d{0,2}$/, 'must be a whole number from 1 to 100 in decimal digits')
-      .transform(Number)
-      .pipe(z.number().int().min(1).max(100))
-      .default(25)
-      .describe('1 to 100 in decimal digits (no sign, exponent, fraction or leading zero); default 25'),
+    limit: pageLimit,
     starting_after: z.string().min(1).optional().describe('Id of the last object of the previous page'),
     ...filters,
   });

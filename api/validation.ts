@@ -1,16 +1,11 @@
 import type { z } from 'zod';
 import { invalidParameter } from './errors';
+import { issueMessage, sayableIssue } from './issue-message';
 
 const paramOf = (issue: z.core.$ZodIssue): string => {
   const path = issue.path.map(String);
   if (issue.code === 'unrecognized_keys') path.push(issue.keys[0] ?? '');
   return path.join('.');
-};
-
-const messageOf = (issue: z.core.$ZodIssue, param: string, input: unknown): string => {
-  if (issue.code === 'unrecognized_keys') return `Unknown field ${param}.`;
-  if (issue.code === 'invalid_type' && input === undefined) return `${param} is required.`;
-  return `${param}: ${issue.message}`;
 };
 
 const valueAt = (root: unknown, path: readonly PropertyKey[]): unknown =>
@@ -20,9 +15,9 @@ const valueAt = (root: unknown, path: readonly PropertyKey[]): unknown =>
 export const parseOrThrow = <S extends z.ZodType>(schema: S, input: unknown): z.infer<S> => {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
+  const issue = sayableIssue(result.error.issues);
   const param = paramOf(issue);
-  throw invalidParameter(param || undefined, messageOf(issue, param, valueAt(input, issue.path)));
+  throw invalidParameter(param || undefined, issueMessage(issue, param, valueAt(input, issue.path)));
 };
 
 /** A request body must be a JSON object (an absent body counts as `{}`). */
@@ -44,12 +39,13 @@ const decoded = (text: string): string | null => {
 
 /**
  * The query string, read strictly: every name and value must be valid percent-encoded UTF-8 (never
- * silently replaced by U+FFFD), and a route without query parameters takes none. Either refusal is
- * `422 invalid_parameter` naming the parameter.
+ * silently replaced by U+FFFD), each name sent once, and a route without query parameters takes
+ * none. Each refusal is `422 invalid_parameter` naming the parameter.
  */
 export const checkQueryString = (url: string, takesQuery: boolean): void => {
   const start = url.indexOf('?');
   if (start < 0) return;
+  const seen = new Set<string>();
   for (const pair of url.slice(start + 1).split('&')) {
     if (pair === '') continue;
     const [rawName = '', ...rest] = pair.split('=');
@@ -58,5 +54,7 @@ export const checkQueryString = (url: string, takesQuery: boolean): void => {
       throw invalidParameter(name ?? rawName, `${name ?? rawName}: not valid percent-encoded UTF-8.`);
     }
     if (!takesQuery) throw invalidParameter(name, `Unknown query parameter ${name}: this endpoint takes none.`);
+    if (seen.has(name)) throw invalidParameter(name, `${name}: sent more than once; send it once (a list takes comma-separated values).`);
+    seen.add(name);
   }
 };

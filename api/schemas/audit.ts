@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { StoredEvent } from '../../infra/event-store/port';
 import type { BilledUsageEvent } from '../../projections/billed-usage';
+import { pageLimit } from '../paging';
 import { creditNoteObject } from './credit-note';
 import { invoiceObject, subscriptionObject } from './subscription';
 
@@ -79,8 +80,13 @@ export const toUsageEventObject = (event: BilledUsageEvent): z.infer<typeof usag
 
 /** `limit` as every list; `starting_after` is a revision of the stream. */
 export const historyQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(25).describe('1 to 100; default 25'),
-  starting_after: z.coerce.number().int().min(0).optional().describe('Revision of the last event of the previous page'),
+  limit: pageLimit,
+  starting_after: z
+    .string()
+    .regex(/^(?:0|[1-9]\d{0,14})$/, 'must be a revision: a whole number in decimal digits')
+    .transform(Number)
+    .optional()
+    .describe('Revision of the last event of the previous page, in decimal digits'),
 });
 
 export const asOfQuery = z.strictObject({

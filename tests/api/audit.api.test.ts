@@ -96,6 +96,13 @@ describe('operator and auditor reads: history, as of, usage events', () => {
       expectError(await get(`/streams/${invoice.id}/events?starting_after=3`), 422, 'invalid_request_error', 'invalid_parameter', 'starting_after');
       expectError(await get(`/streams/${invoice.id}/events?limit=101`), 422, 'invalid_request_error', 'invalid_parameter', 'limit');
       expectError(await get(`/streams/${invoice.id}/events?limit=0`), 422, 'invalid_request_error', 'invalid_parameter', 'limit');
+      // In decimal digits, as every list's limit: no exponent, sign, fraction or hexadecimal.
+      for (const limit of ['1e1', '0x2', '2.0', ' 2']) {
+        expectError(await get(`/streams/${invoice.id}/events?limit=${encodeURIComponent(limit)}`), 422, 'invalid_request_error', 'invalid_parameter', 'limit');
+      }
+      for (const revision of ['-1', '1.0', '1e0', '']) {
+        expectError(await get(`/streams/${invoice.id}/events?starting_after=${encodeURIComponent(revision)}`), 422, 'invalid_request_error', 'invalid_parameter', 'starting_after');
+      }
     });
 
     it('reads the organisation’s own stream, its customers’ and its subscriptions’', async () => {

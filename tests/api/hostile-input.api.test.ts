@@ -190,12 +190,16 @@ describe('hostile input', () => {
 
   describe('class 6: lenient parsing where the document is strict', () => {
     it('takes limit only as 1 to 100 in decimal digits', async () => {
-      for (const limit of ['1e1', '0x2', '2.0', '+5', '010', '0', '101', '', ' 5', '5 ']) {
+      for (const limit of ['1e1', '0x2', '2.0', '+5', '010', '0', '101', '999', '', ' 5', '5 ']) {
         const response = await request(app()).get('/v1/customers').query(`limit=${encodeURIComponent(limit)}`).set(world.auth);
         expectError(response, 422, 'invalid_request_error', 'invalid_parameter', 'limit');
+        expect(response.body.error.message).toBe('limit: must be a whole number from 1 to 100 in decimal digits');
       }
-      const twice = await request(app()).get('/v1/customers?limit=1&limit=2').set(world.auth);
-      expectError(twice, 422, 'invalid_request_error', 'invalid_parameter', 'limit');
+      for (const [query, param] of [['limit=1&limit=2', 'limit'], ['status=active&status=archived', 'status'], ['limit=1&code=A&code=B', 'code']]) {
+        const twice = await request(app()).get(`/v1/customers?${query}`).set(world.auth);
+        expectError(twice, 422, 'invalid_request_error', 'invalid_parameter', param);
+        expect(twice.body.error.message).toBe(`${param}: sent more than once; send it once (a list takes comma-separated values).`);
+      }
       expect((await request(app()).get('/v1/customers?limit=100').set(world.auth)).status).toBe(200);
     });
 

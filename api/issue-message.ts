@@ -49,6 +49,6 @@ export const issueMessage = (issue: z.core.$ZodIssue, param: string, input: unkn
     if (expected) return `${param}: must be ${expected}; received ${received(input)}.`;
   }
   if (issue.code === 'too_small' || issue.code === 'too_big') return `${param}: ${bound(issue)}.`;
-  if (issue.code === 'invalid_value') return `${param}: must be ${issue.values.length === 1 ? '' : 'one of '}${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`;
+  if (issue.code === 'invalid_value') return `${param}: must be ${issue.values.length === 1 ? '' : 'one of '}${issue.values.map((v) => (typeof v === 'string' ? JSON.stringify(v) : String(v))).join(', ')}.`;
   return `${param}: ${issue.message}`;
 };

@@ -6,7 +6,6 @@ export const pageLimit = z
   .string()
   .regex(/^(?:[1-9]\d?|100)$/, 'must be a whole number from 1 to 100 in decimal digits')
   .transform(Number)
-  .pipe(z.number().int().min(1).max(100))
   .default(25)
   .describe('1 to 100 in decimal digits (no sign, exponent, fraction or leading zero); default 25');
 

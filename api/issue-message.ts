@@ -15,7 +15,7 @@ const received = (value: unknown): string => {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return 'a string';
-  return JSON.stringify(value);
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : typeof value;
 };
 
 const plural = (count: number | bigint, unit: string): string => `${count} ${unit}${count === 1 ? '' : 's'}`;

@@ -33,6 +33,7 @@ describe("a refused field's message", () => {
     [{ code: 'x'.repeat(51) }, 'code', 'code: must be at most 50 characters.'],
     [{ code: 'A', units: '3' }, 'units', 'units: must be a number; received a string.'],
     [{ code: 'A', units: 1.5 }, 'units', 'units: must be a whole number; received 1.5.'],
+    [JSON.parse('{"code":"A","units":1e400}'), 'units', 'units: must be a number; received Infinity.'],
     [{ code: 'A', units: -1 }, 'units', 'units: must be at least 0.'],
     // Past the safe integers, the schema's own bound is the one said, not zod's 9007199254740991.
     [{ code: 'A', units: 1e20 }, 'units', 'units: must be at most 999999999.'],

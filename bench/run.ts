@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HTTP_ROWS, httpBench, USAGE_IDS, type UsageIds } from './http';
 import { formatRounds, type RowFigures } from './rounds';
+import { useRunDir } from './run-dir';
 import { scaleRows } from './scale';
 
 /**
@@ -53,6 +54,7 @@ const sections: Record<string, () => Promise<boolean>> = {
 };
 
 const main = async (): Promise<void> => {
+  useRunDir();
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const chosen = (process.env.BENCH_SECTIONS ?? Object.keys(sections).join(',')).split(',').map((name) => name.trim());
   let ok = true;

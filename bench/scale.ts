@@ -1,5 +1,6 @@
 import { formatMemory, memoryBench } from './memory';
 import { formatRebuild, rebuildBench } from './rebuild';
+import { useRunDir } from './run-dir';
 import { formatUsageFold, usageFoldBench } from './usage-fold';
 import { formatUsageIdIndex, usageIdIndexBench } from './usage-id-index';
 
@@ -46,6 +47,7 @@ export const scaleRows = async (write: (text: string) => void): Promise<void> =>
 
 // `npm run bench:scale`: these rows alone (`npm run bench` prints them after the HTTP rows).
 if (require.main === module) {
+  useRunDir();
   scaleRows((text) => process.stdout.write(text)).catch((error: unknown) => {
     process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
     process.exit(1);

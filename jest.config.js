@@ -6,6 +6,5 @@ module.exports = {
   transform: { '^.+\\.ts$': 'ts-jest' },
   testTimeout: 30000,
   globalSetup: '<rootDir>/tests/support/global-setup.ts',
-  globalTeardown: '<rootDir>/tests/support/global-teardown.ts',
   reporters: ['default', '<rootDir>/tests/support/summary-reporter.js'],
 };

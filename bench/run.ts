@@ -54,7 +54,7 @@ const sections: Record<string, () => Promise<boolean>> = {
 };
 
 const main = async (): Promise<void> => {
-  useRunDir();
+  useRunDir('billing-bench-');
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const chosen = (process.env.BENCH_SECTIONS ?? Object.keys(sections).join(',')).split(',').map((name) => name.trim());
   let ok = true;

@@ -47,7 +47,7 @@ export const scaleRows = async (write: (text: string) => void): Promise<void> =>
 
 // `npm run bench:scale`: these rows alone (`npm run bench` prints them after the HTTP rows).
 if (require.main === module) {
-  useRunDir();
+  useRunDir('billing-bench-');
   scaleRows((text) => process.stdout.write(text)).catch((error: unknown) => {
     process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
     process.exit(1);

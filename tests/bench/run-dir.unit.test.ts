@@ -14,7 +14,7 @@ const benchProcess = (ending: 'return' | 'throw' | 'wait'): Promise<{ dir: strin
       const { writeFileSync } = require('node:fs');
       const { tmpdir } = require('node:os');
       const { join } = require('node:path');
-      require(${JSON.stringify(RUN_DIR)}).useRunDir();
+      require(${JSON.stringify(RUN_DIR)}).useRunDir('billing-bench-');
       writeFileSync(join(tmpdir(), 'billing.sqlite'), 'a log');
       process.stdout.write(tmpdir() + '\\n');
       if (${JSON.stringify(ending)} === 'throw') setImmediate(() => { throw new Error('the row failed'); });

@@ -1,11 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { useRunDir } from '../../bench/run-dir';
 
 /**
  * Says once, before any suite runs, which external adapters are exercised and which are skipped;
  * and points every test's temporary directories (and the service processes they start) into one
- * directory of this run's, which the global teardown removes.
+ * directory of this run's, removed when jest exits.
  */
 export default (): void => {
   const targets: [string, string][] = [
@@ -20,5 +18,5 @@ export default (): void => {
   );
   process.stdout.write(`\nExternal adapters:\n${lines.join('\n')}\n\n`);
   // Jest's workers are started after this, with this process's environment; os.tmpdir() reads TMPDIR.
-  process.env.TMPDIR = mkdtempSync(join(tmpdir(), 'billing-tests-'));
+  useRunDir('billing-tests-');
 };

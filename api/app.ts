@@ -7,6 +7,7 @@ import { auditRoutes } from './admin/audit';
 import { adminCustomerRoutes } from './admin/customers';
 import { catalogueRoutes as adminCatalogueRoutes } from './admin/catalogue';
 import { invoiceSyncRoutes } from './admin/invoice-sync';
+import { organisationObjectRoutes } from './admin/organisation-objects';
 import { organisationRoutes } from './admin/organisations';
 import { timeRoutes } from './admin/time';
 import { webhookEndpointRoutes } from './admin/webhook-endpoints';
@@ -90,6 +91,7 @@ export const createApp = (deps: ApiDeps): App => {
   workersRoutes(admin, routes, deps);
   auditRoutes(admin, routes, deps);
   projectionRoutes(admin, routes, deps);
+  organisationObjectRoutes(admin, routes, deps);
   app.use('/admin', adminAuth(deps.adminToken));
   // Operators' writes to an organisation, but its reset (which takes the gate whole).
   app.use(sandboxWrites(sandboxWriteGateOf(deps.store), (req) => ADMIN_WRITE_TARGET.exec(req.path)?.[1] ?? null));

@@ -84,6 +84,7 @@ const operation = (route: RouteSpec, components: Json): Json => {
   return {
     operationId: route.operationId,
     summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
     tags: [route.tag],
     ...(route.scope ? { 'x-scope': route.scope } : {}),
     ...(route.auth === 'none' ? { security: [] } : {}),

@@ -13,6 +13,8 @@ export type RouteSpec = Readonly<{
   path: string;
   operationId: string;
   summary: string;
+  /** What the operation is for, beyond its summary (the OpenAPI document's `description`). */
+  description?: string;
   tag: string;
   body?: z.ZodType;
   /**

@@ -12,6 +12,7 @@ import { organisationRoutes } from './admin/organisations';
 import { timeRoutes } from './admin/time';
 import { webhookEndpointRoutes } from './admin/webhook-endpoints';
 import { workersRoutes } from './admin/workers';
+import { consoleRouter } from './console/console';
 import { projectionRoutes } from './admin/projections';
 import type { ApiDeps } from './deps';
 import { errorHandler, unknownEndpoint } from './middleware/error-handler';
@@ -61,7 +62,7 @@ const describeDocument = (router: express.Router, routes: RouteRegistry, prefix:
   );
 };
 
-/** The whole HTTP surface: public `/v1` and operator `/admin/v1`, one error shape for both. */
+/** The whole HTTP surface: public `/v1` and operator `/admin/v1`, one error shape for both; the console at `/console`. */
 export const createApp = (deps: ApiDeps): App => {
   const app = express();
   app.disable('x-powered-by');
@@ -72,6 +73,8 @@ export const createApp = (deps: ApiDeps): App => {
   // Nothing reads a body before its caller is known: the key (or the admin token) is checked and
   // counted first, so a caller without one cannot make the service parse anything.
   app.use(requestId());
+  // The console answers pages, not the API's JSON: its own headers, session and errors.
+  app.use('/console', consoleRouter(deps));
   app.use(uncountedRateLimitHeaders(deps.rateLimiter.limit));
 
   const open = express.Router();

@@ -35,7 +35,7 @@ export const command = (router: Router, path: string, form: string, load: PageLo
       return;
     }
     if ('show' in done) {
-      renderPage(req, res, 200, await load(req, null), null, done.show);
+      renderPage(req, res, 200, await load(req, null), done.show);
       return;
     }
     req.session.notice = done.notice;

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { Eta } from 'eta';
 import { projectRoot } from '../../infra/threads/compiled-script';
 import type { OrganisationDoc } from '../../projections/organisations';
-import { format, type FormState } from './format';
+import { format } from './format';
 import { csrf } from './security';
 import { signedIn } from './session';
 
@@ -23,8 +23,8 @@ export type Page = Readonly<{
   data?: Record<string, unknown>;
 }>;
 
-/** The page's HTML, with what every page carries: the CSRF token, the notice left by the last command, the form state. */
-export const renderPage = (req: Request, res: Response, status: number, page: Page, form: FormState | null = null, extra: Record<string, unknown> = {}): void => {
+/** The page's HTML, with what every page carries: the CSRF token, the notice left by the last command. */
+export const renderPage = (req: Request, res: Response, status: number, page: Page, extra: Record<string, unknown> = {}): void => {
   const notice = req.session?.notice ?? null;
   if (notice) delete req.session.notice;
   const html = eta.render(page.view, {
@@ -35,7 +35,6 @@ export const renderPage = (req: Request, res: Response, status: number, page: Pa
     signedIn: signedIn(req),
     csrfToken: req.session ? csrf.generateToken(req) : '',
     notice,
-    form,
     f: format,
     path: req.path,
   });

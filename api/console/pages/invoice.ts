@@ -12,11 +12,11 @@ import { pageTrail } from './paging';
 import { historyOf } from './subscription';
 
 export const invoicePages = (router: Router, deps: ApiDeps): void => {
-  const invoicePage: PageLoader = async (req) => {
+  const invoicePage: PageLoader = async (req, form) => {
     const organisation = await organisationOf(deps, req);
     const invoice = await getObject<Record<string, unknown>>(deps, INVOICE_READ, organisation.id, req.params.id as string);
     const history = await historyOf(deps, organisation.id, invoice.id as string, req);
-    return { view: 'invoice', title: `Invoice ${invoice.id as string}`, organisation, data: { invoice, history } };
+    return { view: 'invoice', title: `Invoice ${invoice.id as string}`, organisation, data: { invoice, history, form } };
   };
   page(router, '/organisations/:org/invoices/:id', invoicePage);
 

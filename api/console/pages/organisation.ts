@@ -50,18 +50,16 @@ export const organisationPages = (router: Router, deps: ApiDeps): void => {
     return { notice: `Organisation ${created.name} created.`, redirect: organisationPath(created.id) };
   });
 
-  const overview: PageLoader = async (req) => {
+  const overview: PageLoader = async (req, form) => {
     const organisation = await organisationOf(deps, req);
     const clock = organisation.livemode ? null : deps.clocks.testClock(organisation.id);
-    return { view: 'organisation', title: organisation.name, organisation, data: { clock: clock?.toISOString() ?? null } };
+    return { view: 'organisation', title: organisation.name, organisation, data: { clock: clock?.toISOString() ?? null, form } };
   };
   page(router, '/organisations/:org', overview);
 
-  page(router, '/organisations/:org/sandbox', async (req) => {
-    const live = await organisationOf(deps, req);
-    return { view: 'sandbox', title: 'Sandbox', organisation: live };
-  });
-  command(router, '/organisations/:org/sandbox', 'open-sandbox', overview, async (req) => {
+  const openSandboxPage: PageLoader = async (req, form) => ({ view: 'sandbox', title: 'Sandbox', organisation: await organisationOf(deps, req), data: { form } });
+  page(router, '/organisations/:org/sandbox', openSandboxPage);
+  command(router, '/organisations/:org/sandbox', 'open-sandbox', openSandboxPage, async (req) => {
     const live = await organisationOf(deps, req);
     const { position, state } = await openSandbox(deps, consoleCaller(req), live, parseOrThrow(sandboxCopyBody, {}).copy);
     await deps.waitForProjections(position);
@@ -91,9 +89,9 @@ export const organisationPages = (router: Router, deps: ApiDeps): void => {
     return { notice: `Sandbox reset: removed ${removed}.`, redirect: organisationPath(sandbox.id) };
   });
 
-  const accounting: PageLoader = async (req) => {
+  const accounting: PageLoader = async (req, form) => {
     const organisation = await organisationOf(deps, req);
-    return { view: 'accounting', title: 'Accounting', organisation };
+    return { view: 'accounting', title: 'Accounting', organisation, data: { form } };
   };
   page(router, '/organisations/:org/accounting', accounting);
   command(router, '/organisations/:org/accounting/connect', 'connect', accounting, async (req) => {

@@ -3,6 +3,7 @@ import { DateTime } from 'luxon';
 import type { BrowserContext, Page, Response } from 'playwright-core';
 import { startDemoAccountingServer } from '../../infra/accounting/demo-server/start';
 import { describeInBrowser, launchBrowser, screenshotDir, seriousViolations } from '../support/console-browser';
+import { serviceClient } from '../support/service-client';
 import { ensureBuilt, type ServiceProcess, startServiceProcess } from '../support/service-process';
 import { tempDir } from '../support/test-service';
 import { until } from '../support/until';
@@ -25,15 +26,11 @@ describeInBrowser('the console in a real browser, against the service as npm sta
   const requested: string[] = [];
   const shown: string[] = [];
 
-  const api = async (method: string, path: string, body?: unknown, auth = `Bearer ${sandboxKey}`) => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: { Authorization: auth, 'Content-Type': 'application/json', ...(method === 'POST' && path === '/v1/subscriptions' ? { 'Idempotency-Key': `k-${Math.random()}` } : {}) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, any> };
-  };
-  const admin = (method: string, path: string, body?: unknown) => api(method, path, body, `Bearer ${ADMIN_TOKEN}`);
+  const call = serviceClient(() => url, ADMIN_TOKEN);
+  /** A call with the quick start's sandbox key (a creation with an Idempotency-Key of its own). */
+  const api = (method: string, path: string, body?: object, auth = `Bearer ${sandboxKey}`) =>
+    call(method, path, body, auth, method === 'POST' && path === '/v1/subscriptions' ? `console-${Math.random()}` : undefined);
+  const admin = (method: string, path: string, body?: object) => call(method, path, body);
   const sandboxPath = (rest = '') => `/console/organisations/${sandboxId}${rest}`;
 
   /** Opens a console page, checks it with axe-core and keeps a screenshot of it. */

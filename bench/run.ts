@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { consoleBench } from './console';
 import { HTTP_ROWS, httpBench, USAGE_IDS, type UsageIds } from './http';
 import { formatRounds, type RowFigures } from './rounds';
 import { useRunDir } from './run-dir';
@@ -9,8 +10,9 @@ import { scaleRows } from './scale';
  * `npm run bench [-- --profile]`: every row beside its baseline measured in the same run. Sections
  * (`BENCH_SECTIONS`, default all, comma-separated): `http` (autocannon against the service in its
  * own process; `BENCH_ROWS` picks its rows, default `creations,usage,seeded`, the baseline always
- * runs; `BENCH_ROUNDS` repeats them, then prints each row's median and spread) and `scale` (memory
- * after many events, rebuild beside a raw scan, folds). Data sizes and
+ * runs; `BENCH_ROUNDS` repeats them, then prints each row's median and spread), `scale` (memory
+ * after many events, rebuild beside a raw scan, folds) and `console` (each console page's latency and
+ * transfer over `BENCH_CONSOLE_SUBSCRIPTIONS` subscriptions). Data sizes and
  * load from the environment; `--profile` has every server process write a CPU profile into `bench-profiles/`.
  */
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -51,6 +53,7 @@ const sections: Record<string, () => Promise<boolean>> = {
     await scaleRows((text) => process.stdout.write(text));
     return true;
   },
+  console: () => consoleBench(print),
 };
 
 const main = async (): Promise<void> => {

@@ -61,7 +61,7 @@ const transfer = async (url: string, cookie: string, path: string): Promise<numb
 const timeGets = (url: string, cookie: string, path: string, amount: number): Promise<{ p50Ms: number; p99Ms: number }> =>
   new Promise((resolve, reject) => {
     autocannon({ url: `${url}${path}`, connections: 1, amount, headers: { cookie } }, (error: unknown, result) => {
-      if (error) return reject(error instanceof Error ? error : new Error(String(error)));
+      if (error) return reject(error instanceof Error ? error : new Error(`autocannon failed: ${JSON.stringify(error)}`));
       if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`${path}: ${result.non2xx} non-2xx answers, ${result.errors} errors`));
       resolve({ p50Ms: result.latency.p50, p99Ms: result.latency.p99 });
     });

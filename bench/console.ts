@@ -32,6 +32,21 @@ const startService = (dataDir: string): Promise<{ url: string; stop: () => Promi
     child.once('exit', (code) => reject(new Error(`the service exited with ${code} before listening:\n${output}`)));
   });
 
+/** Waits until every read model has applied the whole log: pages are timed on a service at rest, not one catching up. */
+const caughtUp = async (url: string, write: (line: string) => void): Promise<void> => {
+  for (let said = 0; ; ) {
+    const response = await fetch(`${url}/admin/v1/projections`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const { data } = (await response.json()) as { data: { lag: number }[] };
+    const lag = Math.max(...data.map((projection) => projection.lag));
+    if (lag === 0) return;
+    if (Date.now() - said > 5_000) {
+      write(`  read models catching up: ${lag} events behind`);
+      said = Date.now();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+};
+
 /** Signs in as a browser does (the form's CSRF token and the session cookie): the cookie a signed-in page sends. */
 const signIn = async (url: string): Promise<string> => {
   const form = await fetch(`${url}/console/sign-in`);
@@ -83,6 +98,7 @@ export const consoleBench = async (write: (line: string) => void): Promise<boole
   const { dataDir, organisationId: org } = await buildSubscriptionLog({ subscriptions: CONSOLE_SUBSCRIPTIONS });
   const service = await startService(dataDir);
   try {
+    await caughtUp(service.url, write);
     const cookie = await signIn(service.url);
     const middle = Math.floor(CONSOLE_SUBSCRIPTIONS / 2);
     const base = `/console/organisations/${org}`;

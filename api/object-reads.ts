@@ -3,7 +3,7 @@ import type { Scope } from '../domain/api-key/scopes';
 import { CATALOGUE_STATUSES } from '../domain/catalogue/types';
 import { API_KEYS } from '../projections/api-keys';
 import { CHARGES } from '../projections/charges';
-import { CREDIT_NOTE_STATUSES, CREDIT_NOTES } from '../projections/credit-notes';
+import { CREDIT_NOTES } from '../projections/credit-notes';
 import { CUSTOMER_STATUSES, CUSTOMERS } from '../projections/customers';
 import { INVOICE_STATUSES, INVOICES } from '../projections/invoices';
 import { METERS } from '../projections/meters';
@@ -41,6 +41,13 @@ export type ObjectRead = Readonly<{
   /** The `/v1` scope that reads it; none where `/v1` does not serve it. */
   scope?: Scope;
 }>;
+
+/** Invoices and credit notes: by subscription, customer, status (the two share their statuses). */
+const documentQuery = listQuery({
+  subscription: z.string().min(1).optional(),
+  customer: z.string().min(1).optional(),
+  status: csvEnum(INVOICE_STATUSES).optional(),
+});
 
 const catalogueQuery = listQuery({ code: z.string().min(1).optional(), status: csvEnum(CATALOGUE_STATUSES).optional() });
 
@@ -122,11 +129,7 @@ export const INVOICE_READ = {
   collection: INVOICES,
   noun: 'Invoice',
   tag: 'Invoices',
-  query: listQuery({
-    subscription: z.string().min(1).optional(),
-    customer: z.string().min(1).optional(),
-    status: csvEnum(INVOICE_STATUSES).optional(),
-  }),
+  query: documentQuery,
   object: invoiceObject,
   notFoundCode: 'invoice_not_found',
   listSummary: 'List invoices, newest first',
@@ -139,11 +142,7 @@ export const CREDIT_NOTE_READ = {
   collection: CREDIT_NOTES,
   noun: 'CreditNote',
   tag: 'Credit notes',
-  query: listQuery({
-    subscription: z.string().min(1).optional(),
-    customer: z.string().min(1).optional(),
-    status: csvEnum(CREDIT_NOTE_STATUSES).optional(),
-  }),
+  query: documentQuery,
   object: creditNoteObject,
   notFoundCode: 'credit_note_not_found',
   listSummary: 'List credit notes, newest first, each with where its credit was applied',

@@ -35,16 +35,20 @@ const BATCH = 500;
 /**
  * A log of realistic events: the streams one subscription creation writes over HTTP, copied under
  * fresh ids (`recordTemplate`) in the quick start's sandbox, so every projection has real work to do;
- * at least `events` of them, or `subscriptions` creations.
+ * at least `events` of them, or `subscriptions` creations, `spreadMs` apart.
  */
-export const buildSubscriptionLog = async (size: Readonly<{ events: number }> | Readonly<{ subscriptions: number }>): Promise<Readonly<{ dataDir: string; organisationId: string }>> => {
+export const buildSubscriptionLog = async (
+  size: Readonly<{ events: number }> | Readonly<{ subscriptions: number }>,
+  /** Each copy recorded this much before the one after it (0: every copy at the template's instants). */
+  spreadMs = 0,
+): Promise<Readonly<{ dataDir: string; organisationId: string }>> => {
   const template = await recordTemplate();
   const db = openDatabase(databaseFile(template.dataDir));
   const store = new SqliteEventStore(db);
   const copies = 'subscriptions' in size ? size.subscriptions : Math.ceil((size.events - Number(await store.headPosition())) / template.perCopy);
   // Thousands of appends per transaction: the bench measures reading the log, not writing it.
   const appendCopies = db.transaction((from: number, to: number) => {
-    for (let i = from; i < to; i++) for (const { streamId, events } of template.copy(i)) void store.append(streamId, events, 'no_stream');
+    for (let i = from; i < to; i++) for (const { streamId, events } of template.copy(i, (copies - i) * spreadMs)) void store.append(streamId, events, 'no_stream');
   });
   for (let i = 0; i < copies; i += 2000) appendCopies(i, Math.min(i + 2000, copies));
   // One stream of 1,000 events to fold: an invoice raised, then 999 failed pushes.

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { csrfSync } from 'csrf-sync';
 import helmet from 'helmet';
 
@@ -27,18 +27,30 @@ export const consoleHeaders = (): RequestHandler =>
     strictTransportSecurity: false,
   });
 
-/** The origin the console is served from, as the browser names it. */
-const ownOrigin = (req: Request): string => `${req.protocol}://${req.get('host') ?? ''}`;
+/** The host (and port) an Origin header names; null for none or `null`. */
+const hostOf = (origin: string | undefined): string | null => {
+  if (!origin) return null;
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+};
 
 export class ForeignOrigin extends Error {}
 
-/** A write must come from a page of the console's own: its Origin header is this origin (browsers send it on every POST). */
+/**
+ * A write must come from a page of the console's own: its Origin header (browsers send it on every
+ * POST) names the host the request was sent to. The host, not the scheme: behind a proxy ending TLS
+ * the service sees http while the browser says https.
+ */
 export const sameOrigin: RequestHandler = (req, _res, next) => {
-  if (req.method !== 'POST' || req.get('origin') === ownOrigin(req)) {
+  const origin = req.get('origin');
+  if (req.method !== 'POST' || (hostOf(origin) !== null && hostOf(origin) === req.get('host'))) {
     next();
     return;
   }
-  next(new ForeignOrigin(`A write from ${req.get('origin') ?? 'no origin'} is refused: only the console's own pages may write.`));
+  next(new ForeignOrigin(`A write from ${origin ?? 'no origin'} is refused: only the console's own pages may write.`));
 };
 
 /** The synchroniser token pattern (csrf-sync): one token per session, kept in it, sent back by every form as `_csrf`. */

@@ -225,7 +225,8 @@ export class SqliteReadStore implements ReadStore {
       const cursor = this.prepare<SqlValue[], { sort: SqlValue }>(`SELECT ${order} AS sort FROM ${name} WHERE id = ? AND ${scope.sql}`)
         .get(query.startingAfter, ...scope.params);
       if (!cursor) throw new UnknownCursor(query.startingAfter);
-      cursorSql = `(${order} < ? OR (${order} = ? AND id < ?))`;
+      // As `order < s OR (order = s AND id < x)`, written so the index on the order is searched from the cursor on, not scanned from the top.
+      cursorSql = `(${order} <= ? AND (${order} < ? OR id < ?))`;
       cursorParams.push(cursor.sort, cursor.sort, query.startingAfter);
     }
     const rows = this.prepare<SqlValue[], { doc: string }>(

@@ -28,6 +28,7 @@ import { creditNoteRoutes } from './public/credit-notes';
 import { lifecycleRoutes } from './public/lifecycle';
 import { subscriptionRoutes } from './public/subscriptions';
 import { usageRoutes } from './public/usage';
+import { referenceRoutes } from './reference';
 import { type RouteRegistry, route } from './route';
 import { dispatchBySegments } from './segment-dispatch';
 
@@ -75,6 +76,8 @@ export const createApp = (deps: ApiDeps): App => {
   // counted first, so a caller without one cannot make the service parse anything.
   app.use(requestId());
   app.use(uncountedRateLimitHeaders(deps.rateLimiter.limit));
+
+  app.use(referenceRoutes());
 
   const open = express.Router();
   describeDocument(open, routes, '/v1', 'Subscription Billing Service API', PUBLIC_API_INTRODUCTION);

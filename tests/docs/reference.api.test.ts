@@ -38,7 +38,7 @@ describe('the API reference at /docs', () => {
 
   it('tells the browser to load nothing from another host, and no script but its own', async () => {
     const page = await request(app).get('/docs');
-    const policy = Object.fromEntries(
+    const policy: Record<string, string[]> = Object.fromEntries(
       String(page.headers['content-security-policy'])
         .split('; ')
         .map((directive) => [directive.split(' ')[0], directive.split(' ').slice(1)]),

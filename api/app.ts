@@ -77,7 +77,7 @@ export const createApp = (deps: ApiDeps): App => {
   app.use(requestId());
   app.use(uncountedRateLimitHeaders(deps.rateLimiter.limit));
 
-  app.use(referenceRoutes());
+  app.use('/docs', referenceRoutes());
 
   const open = express.Router();
   describeDocument(open, routes, '/v1', 'Subscription Billing Service API', PUBLIC_API_INTRODUCTION);

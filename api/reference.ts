@@ -79,20 +79,20 @@ const securityHeaders: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** `GET /docs` (the public API) and `/docs/admin` (the operator API), with the renderer they load. */
+/** Mounted at `/docs`: `GET /docs` (the public API) and `/docs/admin` (the operator API), with what they load. */
 export const referenceRoutes = (): Router => {
   const router = express.Router({ caseSensitive: true, strict: true });
-  router.use('/docs', securityHeaders);
+  router.use(securityHeaders);
   for (const reference of REFERENCES) {
     const html = page(reference);
-    router.get(reference.path, (_req, res) => {
+    router.get(reference.path.replace(/^\/docs/, '') || '/', (_req, res) => {
       res.type('html').send(html);
     });
   }
-  router.get('/docs/reference.css', (_req, res) => {
+  router.get('/reference.css', (_req, res) => {
     res.type('css').send(STYLESHEET);
   });
-  router.get('/docs/redoc.standalone.js', (_req, res) => {
+  router.get('/redoc.standalone.js', (_req, res) => {
     res.type('js').setHeader('Cache-Control', 'public, max-age=86400');
     res.send(redocBundle());
   });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { BodyExample, RouteSpec } from './route';
 import { documentedSchemas } from './schemas/documented-as';
 import { errorObject } from './schemas/error';
-import { TAGS } from './tags';
+import { TAGS, type Tag } from './tags';
 
 type Json = Record<string, unknown>;
 
@@ -140,7 +140,7 @@ export const openApiDocument = (routes: readonly RouteSpec[], info: { title: str
     servers: [{ url: '/', description: 'This service' }],
     security: [{ bearer: [] }],
     tags: Object.entries(TAGS)
-      .filter(([name]) => used.has(name as keyof typeof TAGS))
+      .filter(([name]) => used.has(name as Tag))
       .map(([name, description]) => ({ name, description })),
     paths,
     components: {

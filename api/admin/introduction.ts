@@ -3,7 +3,7 @@ export const ADMIN_API_INTRODUCTION = `
   The operator's side of the service: organisations and their sandboxes, API keys, the accounting
   connection, the catalogue, customers, webhook endpoints, test clocks, and the reads auditors and
   operators need (every object's event history, a subscription as of any instant, the read models'
-  lag, blue/green rebuilds). The \`npm run admin\` command and the console sit on it.
+  lag, blue/green rebuilds). The \`npm run admin\` command sits on it.
 
   Every request but this document's carries \`Authorization: Bearer <admin token>\`: the \`ADMIN_TOKEN\`
   the service was started with, or the one it generated on its first start (kept in

@@ -54,8 +54,8 @@ export const webhookEndpointRoutes = (router: Router, registry: RouteRegistry, d
         Adds an endpoint the service sends events to, \`enabled\`, for the event types listed or \`["*"]\`
         for all (types added later included). Each delivery is an HTTPS \`POST\` signed in
         \`Service-Signature\` (\`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">\`) with the
-        endpoint's \`secret\`, which is in this answer only. When an organisation gets its first endpoint,
-        existing state is recorded silently; only later changes are announced.
+        endpoint's \`secret\`, which is in this answer only. Only changes made after the endpoint is
+        created are sent to it.
 
         The URL is \`https://\` on port 443, reachable from the internet (no localhost, private or
         link-local address, checked now and at every delivery), without credentials or fragment, up to

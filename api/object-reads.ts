@@ -11,6 +11,7 @@ import { ORGANISATIONS, type OrganisationDoc } from '../projections/organisation
 import { PLANS } from '../projections/plans';
 import { SUBSCRIPTION_STATUSES, SUBSCRIPTIONS } from '../projections/subscriptions';
 import type { ApiDeps } from './deps';
+import type { Tag } from './tags';
 import { findOwned } from './find-owned';
 import { csvEnum, type ListQuery, listPage, listQuery, publicView } from './paging';
 import { apiKeyObject } from './schemas/api-key';
@@ -30,14 +31,17 @@ export type ObjectRead = Readonly<{
   collection: string;
   /** Singular, capitalised: `Customer` (operation ids are `list<noun>s` and `get<noun>`). */
   noun: string;
-  tag: string;
+  tag: Tag;
   query: z.ZodType<ListQuery>;
   object: z.ZodType;
   notFoundCode: string;
   /** Filters compared without regard to case. */
   caseInsensitive?: readonly string[];
   listSummary: string;
+  /** What the list is and how it narrows (Markdown, as every route's description). */
+  listDescription: string;
   getSummary: string;
+  getDescription: string;
   /** The `/v1` scope that reads it; none where `/v1` does not serve it. */
   scope?: Scope;
 }>;
@@ -64,9 +68,15 @@ export const CUSTOMER_READ = {
   object: customerObject,
   notFoundCode: 'customer_not_found',
   caseInsensitive: ['email'],
-  listSummary: 'List imported customers, newest first',
+  listSummary: 'List customers',
   getSummary: 'Retrieve a customer',
   scope: 'customers:read',
+  listDescription: `The organisation's imported customers, newest first, paged with \`limit\` and \`starting_after\`. Narrow it by \`code\`, by \`email\` (compared without regard to case) or by \`status\` (\`active\`, \`inactive\`, comma-separated). Contacts of the accounting system that were never imported are not listed.
+
+**Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.`,
+  getDescription: `A customer by its id (\`cus_…\`).
+
+**Errors:** \`404 customer_not_found\` when the organisation has no customer with that id.`,
 } satisfies ObjectRead;
 
 export const PLAN_READ = {
@@ -77,9 +87,15 @@ export const PLAN_READ = {
   query: catalogueQuery,
   object: planObject,
   notFoundCode: 'plan_not_found',
-  listSummary: 'List plans, newest first',
+  listSummary: 'List plans',
   getSummary: 'Retrieve a plan',
   scope: 'catalogue:read',
+  listDescription: `The organisation's plans, newest first, paged with \`limit\` and \`starting_after\`, of every status unless \`status\` narrows it (\`draft\`, \`active\`, \`inactive\`, \`legacy\`, comma-separated); \`code\` finds one by its code. A new subscription names one by \`plan_code\`; what it can use is \`status=active,draft\`. Read them once and cache their ids and codes.
+
+**Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.`,
+  getDescription: `A plan by its id.
+
+**Errors:** \`404 plan_not_found\` when the organisation has no plan with that id.`,
 } satisfies ObjectRead;
 
 export const CHARGE_READ = {
@@ -90,9 +106,15 @@ export const CHARGE_READ = {
   query: catalogueQuery,
   object: chargeObject,
   notFoundCode: 'charge_not_found',
-  listSummary: 'List charges, newest first',
+  listSummary: 'List charges',
   getSummary: 'Retrieve a charge',
   scope: 'catalogue:read',
+  listDescription: `The organisation's charges, newest first, paged with \`limit\` and \`starting_after\`, of every status unless \`status\` narrows it (\`draft\`, \`active\`, \`inactive\`, \`legacy\`, comma-separated); \`code\` finds one by its code. A new subscription adds one to its first invoice by id, in \`charges\`. Read them once and cache their ids and codes.
+
+**Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.`,
+  getDescription: `A charge by its id.
+
+**Errors:** \`404 charge_not_found\` when the organisation has no charge with that id.`,
 } satisfies ObjectRead;
 
 export const METER_READ = {
@@ -103,8 +125,14 @@ export const METER_READ = {
   query: listQuery({}),
   object: meterObject,
   notFoundCode: 'meter_not_found',
-  listSummary: 'List meters, newest first',
+  listSummary: 'List meters',
   getSummary: 'Retrieve a meter',
+  listDescription: `The organisation's meters, newest first, paged with \`limit\` and \`starting_after\`: what usage is reported against (\`meter_code\`) and plans bill in arrears.
+
+**Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.`,
+  getDescription: `A meter by its id (\`mtr_…\`).
+
+**Errors:** \`404 meter_not_found\` when the organisation has no meter with that id.`,
 } satisfies ObjectRead;
 
 export const SUBSCRIPTION_READ = {
@@ -119,9 +147,15 @@ export const SUBSCRIPTION_READ = {
   }),
   object: subscriptionObject,
   notFoundCode: 'subscription_not_found',
-  listSummary: 'List subscriptions, newest first',
+  listSummary: 'List subscriptions',
   getSummary: 'Retrieve a subscription',
   scope: 'subscriptions:read',
+  listDescription: `The organisation's subscriptions, newest first, paged with \`limit\` and \`starting_after\`. Narrow it by \`customer\` (id), \`customer_code\` or \`status\` (\`pending\`, \`active\`, \`complete\`, \`ended\`, comma-separated).
+
+**Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.`,
+  getDescription: `A subscription by its id (\`sub_…\`): its status, units, current billing period and renewal date, and its values (\`renewal_value\`, \`usage_value\`, \`usage_value_annual\`, \`minimum_usage_value\`). A GET right after a write by the same client sees that write.
+
+**Errors:** \`404 subscription_not_found\` when the organisation has no subscription with that id.`,
 } satisfies ObjectRead;
 
 export const INVOICE_READ = {
@@ -132,9 +166,15 @@ export const INVOICE_READ = {
   query: documentQuery,
   object: invoiceObject,
   notFoundCode: 'invoice_not_found',
-  listSummary: 'List invoices, newest first',
+  listSummary: 'List invoices',
   getSummary: 'Retrieve an invoice',
   scope: 'invoices:read',
+  listDescription: `The organisation's invoices, newest first, paged with \`limit\` and \`starting_after\`. Narrow it by \`subscription\`, \`customer\` (ids) or \`status\` (comma-separated invoice statuses). Each invoice carries its lines (with their revenue type) and \`accounting\`: its number, total and \`sync_status\` in the accounting system.
+
+**Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.`,
+  getDescription: `An invoice by its id (\`inv_…\`). Its \`status\` follows the accounting system's (\`draft\`, \`awaiting_approval\`, \`approved\`, \`paid\`, …) as the status poller sees it; \`total\` includes the tax the accounting system computed.
+
+**Errors:** \`404 invoice_not_found\` when the organisation has no invoice with that id.`,
 } satisfies ObjectRead;
 
 export const CREDIT_NOTE_READ = {
@@ -145,9 +185,15 @@ export const CREDIT_NOTE_READ = {
   query: documentQuery,
   object: creditNoteObject,
   notFoundCode: 'credit_note_not_found',
-  listSummary: 'List credit notes, newest first, each with where its credit was applied',
+  listSummary: 'List credit notes',
   getSummary: 'Retrieve a credit note',
   scope: 'credit_notes:read',
+  listDescription: `The organisation's credit notes, newest first, paged with \`limit\` and \`starting_after\`, each with \`allocations\`: the invoices its credit was applied to. Narrow it by \`subscription\`, \`customer\` (ids) or \`status\` (comma-separated). A credit note is raised when a unit change lowers what is payable; its amounts are positive numbers (a \`subtotal\` of \`20.0000\` credits 20).
+
+**Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.`,
+  getDescription: `A credit note by its id (\`cn_…\`), with its lines, its copy in the accounting system and where its credit was applied.
+
+**Errors:** \`404 credit_note_not_found\` when the organisation has no credit note with that id.`,
 } satisfies ObjectRead;
 
 export const API_KEY_READ = {
@@ -158,8 +204,14 @@ export const API_KEY_READ = {
   query: listQuery({}),
   object: apiKeyObject,
   notFoundCode: 'api_key_not_found',
-  listSummary: 'List API keys, newest first (never their secrets)',
-  getSummary: 'Retrieve an API key (never its secret)',
+  listSummary: 'List API keys',
+  getSummary: 'Retrieve an API key',
+  listDescription: `The organisation's API keys, newest first, paged with \`limit\` and \`starting_after\`: name, scopes, mode, expiry, status and the secret's last four characters, never the secret itself (shown once, when the key is created).
+
+**Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.`,
+  getDescription: `An API key by its id (\`key_…\`), never its secret.
+
+**Errors:** \`404 api_key_not_found\` when the organisation has no API key with that id.`,
 } satisfies ObjectRead;
 
 /** One page of the organisation's objects, newest first, filtered as the query says. */

@@ -13,14 +13,14 @@ export const publicObjectRoutes = (router: Router, registry: RouteRegistry, deps
     router,
     registry,
     deps,
-    { ...base, path: `/v1/${read.resource}`, operationId: `list${read.noun}s`, summary: read.listSummary, query: read.query, response: listOf(read.object) },
+    { ...base, path: `/v1/${read.resource}`, operationId: `list${read.noun}s`, summary: read.listSummary, description: read.listDescription, query: read.query, response: listOf(read.object) },
     async ({ req, query }) => ({ body: await listObjects(deps, read, req.auth!.organisation.id, query) }),
   );
   publicRoute(
     router,
     registry,
     deps,
-    { ...base, path: `/v1/${read.resource}/{id}`, operationId: `get${read.noun}`, summary: read.getSummary, response: read.object },
+    { ...base, path: `/v1/${read.resource}/{id}`, operationId: `get${read.noun}`, summary: read.getSummary, description: read.getDescription, response: read.object },
     async ({ req, params }) => ({ body: await getObject(deps, read, req.auth!.organisation.id, params.id!) }),
   );
 };

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { buildLog } from '../../bench/rebuild';
-import { describeInBrowser, launchBrowser } from '../support/console-browser';
+import { describeInBrowser, launchBrowser } from '../support/browser';
 import { serviceClient } from '../support/service-client';
 import { ensureBuilt, type ServiceProcess, startServiceProcess } from '../support/service-process';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 
-/** Debian's Chromium (`apt-get install -y chromium`; `.ci/run` installs it when absent). */
+/** Debian's Chromium (`apt-get install -y chromium`; `.ci/run` installs it when absent): the console's and the API reference's browser tests drive it. */
 export const CHROMIUM = '/usr/bin/chromium';
 
 /**

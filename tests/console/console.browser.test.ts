@@ -118,6 +118,22 @@ describeInBrowser('the console in a real browser, against the service as npm sta
     expect(created).toMatchObject({ name: 'Globex Ltd', timezone: 'Europe/Berlin', default_currency: 'EUR' });
     const history = await admin('GET', `/admin/v1/organisations/${created.id}/streams/${created.id}/events`);
     expect(history.body.data[0].metadata.actor).toEqual({ type: 'console', session: expect.stringMatching(/^cs_/) });
+
+    // Its accounting connection, made and undone, and its sandbox opened.
+    await page.getByRole('link', { name: 'Accounting', exact: true }).click();
+    await checked('accounting-disconnected');
+    await page.getByRole('button', { name: 'Connect accounting' }).click();
+    await expect(page.getByRole('status').textContent()).resolves.toBe('Connected to the accounting system.');
+    expect((await admin('GET', `/admin/v1/organisations/${created.id}`)).body.accounting.connected).toBe(true);
+    await page.getByRole('button', { name: 'Disconnect accounting' }).click();
+    await expect(page.getByRole('status').textContent()).resolves.toBe('Disconnected from the accounting system.');
+    expect((await admin('GET', `/admin/v1/organisations/${created.id}`)).body.accounting.connected).toBe(false);
+    await page.getByRole('link', { name: 'Sandbox', exact: true }).click();
+    await checked('open-sandbox');
+    await page.getByRole('button', { name: 'Open sandbox' }).click();
+    await expect(page.getByRole('status').textContent()).resolves.toContain('Sandbox opened');
+    await expect(page.locator('.mark').allTextContents()).resolves.toEqual(['Sandbox', 'Test data']);
+    expect((await admin('GET', `/admin/v1/organisations/${created.id}`)).body.sandbox).toMatch(/^org_/);
   });
 
   it('shows an organisation with links to each of its pages, and its sandbox marked as test data', async () => {
@@ -286,6 +302,9 @@ describeInBrowser('the console in a real browser, against the service as npm sta
     await page.getByRole('button', { name: 'Disable' }).click();
     await expect(page.getByRole('status').textContent()).resolves.toContain('disabled');
     expect((await admin('GET', `/admin/v1/organisations/${sandboxId}/webhook_endpoints`)).body.data[0].status).toBe('disabled');
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await expect(page.getByRole('status').textContent()).resolves.toContain('enabled');
+    expect((await admin('GET', `/admin/v1/organisations/${sandboxId}/webhook_endpoints`)).body.data[0].status).toBe('enabled');
   });
 
   it('creates an API key, shown once on that page only, and revokes it', async () => {

@@ -45,7 +45,8 @@ describeInBrowser('a rebuild started and followed from the console', () => {
       question = dialog.message();
       void dialog.accept();
     });
-    await Promise.all([page.waitForURL(`${service.url}/console/projections`, { waitUntil: 'load' }), page.getByRole('button', { name: 'Rebuild' }).click()]);
+    // The form's answer sends the browser back to the page: its load is the last one.
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Rebuild' }).click()]);
     expect(question).toMatch(/^Rebuild every read model/);
     let loads = 0;
     page.on('load', () => (loads += 1));

@@ -71,12 +71,15 @@ export const CUSTOMER_READ = {
   listSummary: 'List customers',
   getSummary: 'Retrieve a customer',
   scope: 'customers:read',
-  listDescription: `The organisation's imported customers, newest first, paged with \`limit\` and \`starting_after\`. Narrow it by \`code\`, by \`email\` (compared without regard to case) or by \`status\` (\`active\`, \`inactive\`, comma-separated). Contacts of the accounting system that were never imported are not listed.
+  listDescription: `
+    The organisation's imported customers, newest first, paged with \`limit\` and \`starting_after\`.
+    Narrow it by \`code\`, by \`email\` (compared without regard to case) or by \`status\`
+    (\`active\`, \`inactive\`, comma-separated). Contacts of the accounting system that were never
+    imported are not listed.
 
-**Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.`,
-  getDescription: `A customer by its id (\`cus_…\`).
-
-**Errors:** \`404 customer_not_found\` when the organisation has no customer with that id.`,
+    **Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.
+  `,
+  getDescription: 'A customer by its id (`cus_…`).\n\n**Errors:** `404 customer_not_found` when the organisation has no customer with that id.',
 } satisfies ObjectRead;
 
 export const PLAN_READ = {
@@ -90,12 +93,14 @@ export const PLAN_READ = {
   listSummary: 'List plans',
   getSummary: 'Retrieve a plan',
   scope: 'catalogue:read',
-  listDescription: `The organisation's plans, newest first, paged with \`limit\` and \`starting_after\`, of every status unless \`status\` narrows it (\`draft\`, \`active\`, \`inactive\`, \`legacy\`, comma-separated); \`code\` finds one by its code. A new subscription names one by \`plan_code\`; what it can use is \`status=active,draft\`. Read them once and cache their ids and codes.
+  listDescription: `
+    The organisation's plans, newest first, paged with \`limit\` and \`starting_after\`, of every
+    status unless \`status\` narrows it (\`draft\`, \`active\`, \`inactive\`, \`legacy\`, comma-separated);
+    \`code\` finds one by its code. A new subscription names one by \`plan_code\`; what it can use is \`status=active,draft\`. Read them once and cache their ids and codes.
 
-**Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.`,
-  getDescription: `A plan by its id.
-
-**Errors:** \`404 plan_not_found\` when the organisation has no plan with that id.`,
+    **Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.
+  `,
+  getDescription: `A plan by its id.\n\n**Errors:** \`404 plan_not_found\` when the organisation has no plan with that id.`,
 } satisfies ObjectRead;
 
 export const CHARGE_READ = {
@@ -109,12 +114,14 @@ export const CHARGE_READ = {
   listSummary: 'List charges',
   getSummary: 'Retrieve a charge',
   scope: 'catalogue:read',
-  listDescription: `The organisation's charges, newest first, paged with \`limit\` and \`starting_after\`, of every status unless \`status\` narrows it (\`draft\`, \`active\`, \`inactive\`, \`legacy\`, comma-separated); \`code\` finds one by its code. A new subscription adds one to its first invoice by id, in \`charges\`. Read them once and cache their ids and codes.
+  listDescription: `
+    The organisation's charges, newest first, paged with \`limit\` and \`starting_after\`, of every
+    status unless \`status\` narrows it (\`draft\`, \`active\`, \`inactive\`, \`legacy\`, comma-separated);
+    \`code\` finds one by its code. A new subscription adds one to its first invoice by id, in \`charges\`. Read them once and cache their ids and codes.
 
-**Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.`,
-  getDescription: `A charge by its id.
-
-**Errors:** \`404 charge_not_found\` when the organisation has no charge with that id.`,
+    **Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.
+  `,
+  getDescription: `A charge by its id.\n\n**Errors:** \`404 charge_not_found\` when the organisation has no charge with that id.`,
 } satisfies ObjectRead;
 
 export const METER_READ = {
@@ -150,12 +157,20 @@ export const SUBSCRIPTION_READ = {
   listSummary: 'List subscriptions',
   getSummary: 'Retrieve a subscription',
   scope: 'subscriptions:read',
-  listDescription: `The organisation's subscriptions, newest first, paged with \`limit\` and \`starting_after\`. Narrow it by \`customer\` (id), \`customer_code\` or \`status\` (\`pending\`, \`active\`, \`complete\`, \`ended\`, comma-separated).
+  listDescription: `
+    The organisation's subscriptions, newest first, paged with \`limit\` and \`starting_after\`. Narrow it by
+    \`customer\` (id), \`customer_code\` or \`status\` (\`pending\`, \`active\`, \`complete\`, \`ended\`,
+    comma-separated).
 
-**Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.`,
-  getDescription: `A subscription by its id (\`sub_…\`): its status, units, current billing period and renewal date, and its values (\`renewal_value\`, \`usage_value\`, \`usage_value_annual\`, \`minimum_usage_value\`). A GET right after a write by the same client sees that write.
+    **Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.
+  `,
+  getDescription: `
+    A subscription by its id (\`sub_…\`): its status, units, current billing period and renewal date,
+    and its values (\`renewal_value\`, \`usage_value\`, \`usage_value_annual\`, \`minimum_usage_value\`).
+    A GET right after a write by the same client sees that write.
 
-**Errors:** \`404 subscription_not_found\` when the organisation has no subscription with that id.`,
+    **Errors:** \`404 subscription_not_found\` when the organisation has no subscription with that id.
+  `,
 } satisfies ObjectRead;
 
 export const INVOICE_READ = {
@@ -169,12 +184,21 @@ export const INVOICE_READ = {
   listSummary: 'List invoices',
   getSummary: 'Retrieve an invoice',
   scope: 'invoices:read',
-  listDescription: `The organisation's invoices, newest first, paged with \`limit\` and \`starting_after\`. Narrow it by \`subscription\`, \`customer\` (ids) or \`status\` (comma-separated invoice statuses). Each invoice carries its lines (with their revenue type) and \`accounting\`: its number, total and \`sync_status\` in the accounting system.
+  listDescription: `
+    The organisation's invoices, newest first, paged with \`limit\` and \`starting_after\`. Narrow it by
+    \`subscription\`, \`customer\` (ids) or \`status\` (comma-separated invoice statuses). Each invoice
+    carries its lines (with their revenue type) and \`accounting\`: its number, total and
+    \`sync_status\` in the accounting system.
 
-**Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.`,
-  getDescription: `An invoice by its id (\`inv_…\`). Its \`status\` follows the accounting system's (\`draft\`, \`awaiting_approval\`, \`approved\`, \`paid\`, …) as the status poller sees it; \`total\` includes the tax the accounting system computed.
+    **Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.
+  `,
+  getDescription: `
+    An invoice by its id (\`inv_…\`). Its \`status\` follows the accounting system's (\`draft\`,
+    \`awaiting_approval\`, \`approved\`, \`paid\`, …) as the status poller sees it; \`total\` includes the
+    tax the accounting system computed.
 
-**Errors:** \`404 invoice_not_found\` when the organisation has no invoice with that id.`,
+    **Errors:** \`404 invoice_not_found\` when the organisation has no invoice with that id.
+  `,
 } satisfies ObjectRead;
 
 export const CREDIT_NOTE_READ = {
@@ -188,12 +212,15 @@ export const CREDIT_NOTE_READ = {
   listSummary: 'List credit notes',
   getSummary: 'Retrieve a credit note',
   scope: 'credit_notes:read',
-  listDescription: `The organisation's credit notes, newest first, paged with \`limit\` and \`starting_after\`, each with \`allocations\`: the invoices its credit was applied to. Narrow it by \`subscription\`, \`customer\` (ids) or \`status\` (comma-separated). A credit note is raised when a unit change lowers what is payable; its amounts are positive numbers (a \`subtotal\` of \`20.0000\` credits 20).
+  listDescription: `
+    The organisation's credit notes, newest first, paged with \`limit\` and \`starting_after\`, each with
+    \`allocations\`: the invoices its credit was applied to. Narrow it by \`subscription\`, \`customer\`
+    (ids) or \`status\` (comma-separated). A credit note is raised when a unit change lowers what is
+    payable; its amounts are positive numbers (a \`subtotal\` of \`20.0000\` credits 20).
 
-**Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.`,
-  getDescription: `A credit note by its id (\`cn_…\`), with its lines, its copy in the accounting system and where its credit was applied.
-
-**Errors:** \`404 credit_note_not_found\` when the organisation has no credit note with that id.`,
+    **Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.
+  `,
+  getDescription: 'A credit note by its id (`cn_…`), with its lines, its copy in the accounting system and where its credit was applied.\n\n**Errors:** `404 credit_note_not_found` when the organisation has no credit note with that id.',
 } satisfies ObjectRead;
 
 export const API_KEY_READ = {

@@ -82,47 +82,34 @@ export const CUSTOMER_READ = {
   getDescription: 'A customer by its id (`cus_…`).\n\n**Errors:** `404 customer_not_found` when the organisation has no customer with that id.',
 } satisfies ObjectRead;
 
-export const PLAN_READ = {
-  resource: 'plans',
-  collection: PLANS,
-  noun: 'Plan',
-  tag: 'Plans',
-  query: catalogueQuery,
-  object: planObject,
-  notFoundCode: 'plan_not_found',
-  listSummary: 'List plans',
-  getSummary: 'Retrieve a plan',
-  scope: 'catalogue:read',
-  listDescription: `
-    The organisation's plans, newest first, paged with \`limit\` and \`starting_after\`, of every
-    status unless \`status\` narrows it (\`draft\`, \`active\`, \`inactive\`, \`legacy\`, comma-separated);
-    \`code\` finds one by its code. A new subscription names one by \`plan_code\`; what it can use is \`status=active,draft\`. Read them once and cache their ids and codes.
+/** Plans and charges: the catalogue the public API reads, one a subscription is sold on, the other added to its first invoice. */
+const catalogueRead = <const Noun extends 'Plan' | 'Charge'>(noun: Noun, collection: string, object: z.ZodType, use: string) => {
+  const resource = noun === 'Plan' ? 'plans' : 'charges';
+  const lower = noun.toLowerCase();
+  return {
+    resource,
+    collection,
+    noun,
+    tag: `${noun}s`,
+    query: catalogueQuery,
+    object,
+    notFoundCode: `${lower}_not_found`,
+    listSummary: `List ${resource}`,
+    getSummary: `Retrieve a ${lower}`,
+    scope: 'catalogue:read',
+    listDescription: `
+      The organisation's ${resource}, newest first, paged with \`limit\` and \`starting_after\`, of every
+      status unless \`status\` narrows it (\`draft\`, \`active\`, \`inactive\`, \`legacy\`, comma-separated);
+      \`code\` finds one by its code. ${use} Read them once and cache their ids and codes.
 
-    **Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.
-  `,
-  getDescription: `A plan by its id.\n\n**Errors:** \`404 plan_not_found\` when the organisation has no plan with that id.`,
-} satisfies ObjectRead;
+      **Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.
+    `,
+    getDescription: `A ${lower} by its id.\n\n**Errors:** \`404 ${lower}_not_found\` when the organisation has no ${lower} with that id.`,
+  } as const satisfies ObjectRead;
+};
 
-export const CHARGE_READ = {
-  resource: 'charges',
-  collection: CHARGES,
-  noun: 'Charge',
-  tag: 'Charges',
-  query: catalogueQuery,
-  object: chargeObject,
-  notFoundCode: 'charge_not_found',
-  listSummary: 'List charges',
-  getSummary: 'Retrieve a charge',
-  scope: 'catalogue:read',
-  listDescription: `
-    The organisation's charges, newest first, paged with \`limit\` and \`starting_after\`, of every
-    status unless \`status\` narrows it (\`draft\`, \`active\`, \`inactive\`, \`legacy\`, comma-separated);
-    \`code\` finds one by its code. A new subscription adds one to its first invoice by id, in \`charges\`. Read them once and cache their ids and codes.
-
-    **Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.
-  `,
-  getDescription: `A charge by its id.\n\n**Errors:** \`404 charge_not_found\` when the organisation has no charge with that id.`,
-} satisfies ObjectRead;
+export const PLAN_READ = catalogueRead('Plan', PLANS, planObject, 'A new subscription names one by `plan_code`; what it can use is `status=active,draft`.');
+export const CHARGE_READ = catalogueRead('Charge', CHARGES, chargeObject, 'A new subscription adds one to its first invoice by id, in `charges`.');
 
 export const METER_READ = {
   resource: 'meters',

@@ -7,6 +7,8 @@ import { consoleAssets } from './assets';
 import { consoleErrors } from './page';
 import { cataloguePages } from './pages/catalogue';
 import { listPages } from './pages/lists';
+import { creditNotePages } from './pages/credit-note';
+import { customerPages } from './pages/customer';
 import { invoicePages } from './pages/invoice';
 import { keyPages } from './pages/api-keys';
 import { organisationPages } from './pages/organisation';
@@ -40,6 +42,8 @@ export const consoleRouter = (deps: ApiDeps): Router => {
   listPages(router, deps);
   subscriptionPages(router, deps);
   invoicePages(router, deps);
+  creditNotePages(router, deps);
+  customerPages(router, deps);
   cataloguePages(router, deps);
   webhookPages(router, deps);
   keyPages(router, deps);

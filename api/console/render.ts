@@ -36,7 +36,6 @@ export const renderPage = (req: Request, res: Response, status: number, page: Pa
     csrfToken: req.session ? csrf.generateToken(req) : '',
     notice,
     f: format,
-    path: req.path,
   });
   res.status(status).type('html').send(html);
 };

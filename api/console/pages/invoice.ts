@@ -2,14 +2,14 @@ import type { Router } from 'express';
 import { invoiceCommand } from '../../../commands/invoice/invoice-command';
 import { lineUsageEvents } from '../../admin/audit';
 import type { ApiDeps } from '../../deps';
-import { CREDIT_NOTE_READ, CUSTOMER_READ, getObject, INVOICE_READ, listObjects, SUBSCRIPTION_READ } from '../../object-reads';
+import { getObject, INVOICE_READ } from '../../object-reads';
 import { listQuery } from '../../paging';
 import { parseOrThrow } from '../../validation';
 import { command, page, type PageLoader } from '../page';
 import { consoleCaller } from '../session';
 import { organisationOf, organisationPath } from './organisation';
 import { pageTrail } from './paging';
-import { historyOf } from './subscription';
+import { historyOf } from './history';
 
 export const invoicePages = (router: Router, deps: ApiDeps): void => {
   const invoicePage: PageLoader = async (req, form) => {
@@ -36,19 +36,5 @@ export const invoicePages = (router: Router, deps: ApiDeps): void => {
     const events = await lineUsageEvents(deps, organisation, invoice.id, req.params.line as string, parseOrThrow(listQuery({}), query));
     const line = invoice.lines.find((l) => l.id === req.params.line)!;
     return { view: 'usage-events', title: 'Usage events', organisation, data: { invoice, line, events, trail } };
-  });
-
-  page(router, '/organisations/:org/credit-notes/:id', async (req) => {
-    const organisation = await organisationOf(deps, req);
-    const creditNote = await getObject<Record<string, unknown>>(deps, CREDIT_NOTE_READ, organisation.id, req.params.id as string);
-    const history = await historyOf(deps, organisation.id, creditNote.id as string, req);
-    return { view: 'credit-note', title: `Credit note ${creditNote.id as string}`, organisation, data: { creditNote, history } };
-  });
-
-  page(router, '/organisations/:org/customers/:id', async (req) => {
-    const organisation = await organisationOf(deps, req);
-    const customer = await getObject<{ id: string; name: string | null }>(deps, CUSTOMER_READ, organisation.id, req.params.id as string);
-    const subscriptions = await listObjects(deps, SUBSCRIPTION_READ, organisation.id, { limit: 100, customer: customer.id });
-    return { view: 'customer', title: `Customer ${customer.name ?? customer.id}`, organisation, data: { customer, subscriptions: subscriptions.data } };
   });
 };

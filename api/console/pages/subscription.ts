@@ -6,37 +6,25 @@ import { endSubscription } from '../../../commands/subscription/end-subscription
 import type { LifecycleContext } from '../../../commands/subscription/load-subscription';
 import { restoreSubscription } from '../../../commands/subscription/restore-subscription';
 import { subscriptionAsOf } from '../../../projections/as-of';
-import { objectHistoryPage } from '../../../projections/history';
 import type { OrganisationDoc } from '../../../projections/organisations';
 import type { ApiDeps } from '../../deps';
 import { ApiError, invalidParameter } from '../../errors';
 import { CREDIT_NOTE_READ, CUSTOMER_READ, getObject, INVOICE_READ, listObjects, PLAN_READ, SUBSCRIPTION_READ } from '../../object-reads';
 import { publicView } from '../../paging';
 import { changeUnitsBody, endSubscriptionBody, toChangeUnitsRequest, toEndRequest } from '../../schemas/lifecycle';
-import { toEventObject } from '../../schemas/audit';
 import { parseOrThrow } from '../../validation';
 import type { FormState } from '../format';
 import { command, page, type PageLoader } from '../page';
 import { consoleCaller } from '../session';
 import { organisationOf, organisationPath } from './organisation';
+import { historyOf } from './history';
 import { formQuery } from './paging';
-
-/** Events a history shows at once; more are a link away. */
-const HISTORY_PAGE = 100;
 
 /** A date-time typed in the organisation's timezone (minutes, or seconds), as the instant it names. */
 const instantIn = (typedValue: string, timezone: string): Date => {
   const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?$/.test(typedValue) ? DateTime.fromISO(typedValue, { zone: timezone }) : null;
   if (!at?.isValid) throw invalidParameter('as_of', `As of must be a date and time such as 2026-03-15T10:30 (in ${timezone}); received ${typedValue}.`);
   return at.toJSDate();
-};
-
-/** An object's history, oldest first, a page at a time from `history_after` (a revision). */
-export const historyOf = async (deps: ApiDeps, organisationId: string, objectId: string, req: Request) => {
-  const after = typeof req.query.history_after === 'string' && /^\d{1,15}$/.test(req.query.history_after) ? Number(req.query.history_after) : undefined;
-  const found = await objectHistoryPage(deps.store, organisationId, objectId, after, HISTORY_PAGE);
-  if (!found || found === 'unknown_revision') return { events: [], hasMore: false };
-  return { events: found.events.map(toEventObject), hasMore: found.hasMore };
 };
 
 const asOfView = async (deps: ApiDeps, organisation: OrganisationDoc, id: string, typedValue: string) => {

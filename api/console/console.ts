@@ -13,6 +13,7 @@ import { invoicePages } from './pages/invoice';
 import { keyPages } from './pages/api-keys';
 import { organisationPages } from './pages/organisation';
 import { operationsPages } from './pages/operations';
+import { revenuePages } from './pages/revenue';
 import { subscriptionPages } from './pages/subscription';
 import { webhookPages } from './pages/webhooks';
 import { consoleHeaders, csrf, sameOrigin } from './security';
@@ -47,6 +48,7 @@ export const consoleRouter = (deps: ApiDeps): Router => {
   cataloguePages(router, deps);
   webhookPages(router, deps);
   keyPages(router, deps);
+  revenuePages(router, deps);
   operationsPages(router, deps);
   router.use((req, _res, next) => next(notFound('page_not_found', `There is no console page at ${req.originalUrl}.`)));
   router.use(consoleErrors(deps.logger));

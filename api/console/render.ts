@@ -37,5 +37,6 @@ export const renderPage = (req: Request, res: Response, status: number, page: Pa
     notice,
     f: format,
   });
-  res.status(status).type('html').send(html);
+  // Pages hold what the read models held and, once, a new secret: never kept by a cache or the back button.
+  res.status(status).set('Cache-Control', 'no-store').type('html').send(html);
 };

@@ -51,6 +51,7 @@ describe('the console’s session, CSRF, origin, header and escaping rules', () 
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['referrer-policy']).toBe('same-origin');
     expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['cache-control']).toBe('no-store');
     const cookie = response.headers['set-cookie']![0]!;
     expect(cookie).toMatch(/^console_session=/);
     expect(cookie).toMatch(/; Path=\/console;/);

@@ -146,7 +146,7 @@ describeInBrowser('the console in a real browser, against the service as npm sta
     await page.waitForURL(`${url}${sandboxPath()}`);
     await checked('sandbox');
     await expect(page.locator('.mark').allTextContents()).resolves.toEqual(['Sandbox', 'Test data']);
-    for (const [path, name] of [['/catalogue', 'catalogue'], ['/accounting', 'accounting'], ['/customers', 'customers'], ['/credit-notes', 'credit-notes'], ['/revenue', 'revenue']] as const) {
+    for (const [path, name] of [['/catalogue', 'catalogue'], ['/accounting', 'accounting'], ['/customers', 'customers'], ['/revenue', 'revenue'], ['/credit-notes', 'credit-notes']] as const) {
       await visit(sandboxPath(path), name);
       await expect(page.locator('.mark').count()).resolves.toBe(2);
     }

@@ -7,7 +7,7 @@ import type { OpenOrganisation } from '../domain/organisation/state';
 import { addDays, compareDates } from '../domain/pricing/calendar';
 import { dueSteps, scheduleViewOf, STEP_KINDS } from '../domain/subscription/schedule';
 import type { Caller } from '../commands/metadata';
-import { DUE_DATES, type DueDatesDoc } from '../projections/due-dates';
+import { DUE_DATES, type DueDatesDoc } from '../projections/read-models/due-dates';
 import type { WorkerDeps } from './deps';
 
 /** What running a piece of due work did: whether it recorded anything, and the invoices it raised (the accounting sync worker pushes them). */

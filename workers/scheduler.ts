@@ -5,7 +5,7 @@ import { organisationCommand } from '../commands/organisation/organisation-comma
 import type { OpenOrganisation } from '../domain/organisation/state';
 import { advanceRunning, decideClockAdvance } from '../domain/organisation/time';
 import { compareDates, dateIn, startOfDate } from '../domain/pricing/calendar';
-import { ORGANISATIONS, type OrganisationDoc } from '../projections/organisations';
+import { ORGANISATIONS, type OrganisationDoc } from '../projections/read-models/organisations';
 import type { WorkerDeps } from './deps';
 import { periodicPass } from './periodic-pass';
 import { type DueWork, STEP_SOURCES, type StepSource } from './scheduled-steps';

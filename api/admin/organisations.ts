@@ -8,8 +8,8 @@ import { organisationCommand } from '../../commands/organisation/organisation-co
 import { latestPosition } from '../../commands/positions';
 import { advanceRunning } from '../../domain/organisation/time';
 import { newId } from '../../infra/ids';
-import { API_KEYS, type ApiKeyDoc } from '../../projections/api-keys';
-import { ORGANISATIONS, type OrganisationDoc } from '../../projections/organisations';
+import { API_KEYS, type ApiKeyDoc } from '../../projections/read-models/api-keys';
+import { ORGANISATIONS, type OrganisationDoc } from '../../projections/read-models/organisations';
 import type { ApiDeps } from '../deps';
 import { notFound } from '../errors';
 import { readAfterWrite } from '../read-after-write';

@@ -3,7 +3,7 @@ import { importCustomer } from '../../commands/customer/import-customer';
 import { resetSandbox } from '../../commands/organisation/reset-sandbox';
 import { recordUsage } from '../../commands/usage/record-usage';
 import { fixedClock } from '../../infra/clock/clock';
-import { allProjections } from '../../projections/all';
+import { allProjections } from '../../projections/read-models/all';
 import { expectError } from '../support/api-assertions';
 import { defineCatalogue } from '../support/catalogue-fixtures';
 import { connectAccounting, createKey, createOrganisation } from '../support/fixtures';

@@ -8,14 +8,14 @@ const refused: Case[] = [
   ['domain/pricing/money.ts', "import 'node:fs';"],
   ['infra/ids.ts', "import '../domain/event-catalogue';"],
   ['commands/handle.ts', "import '../projections/customers';"],
-  ['projections/customers.ts', "import '../commands/handle';"],
+  ['projections/read-models/customers.ts', "import '../../commands/handle';"],
   ['api/route.ts', "import './public/idempotency';"],
   ['api/admin/accounting.ts', "import '../../commands/handle';"],
   ['api/public/customers.ts', "import '../../service/services';"],
 ];
 const allowed: Case[] = [
   ['commands/handle.ts', "import '../domain/event-catalogue';"],
-  ['projections/customers.ts', "import '../infra/read-store/port';"],
+  ['projections/read-models/customers.ts', "import '../../infra/read-store/port';"],
   ['api/app.ts', "import './public/customers';"],
   ['service/services.ts', "import '../api/app';"],
 ];

@@ -11,7 +11,7 @@ import { allProjections } from '../projections/read-models/all';
 import { readModelLookups } from '../projections/queries/lookups';
 import { UsageEventIdIndex } from '../projections/usage-ids/usage-event-ids';
 import { ProjectionRunner } from '../projections/engine/runner';
-import { startDemoAccountingThread } from '../infra/accounting/demo-server/start-thread';
+import { startDemoAccountingThread } from '../demo/start-thread';
 import { httpAccountingSystem } from '../infra/accounting/http-client';
 import type { AccountingSystem } from '../infra/accounting/port';
 import { type Clock, systemClock } from '../infra/clock/clock';

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { commitGroup, enableGroupCommit } from '../../sqlite/group-commit';
-import { openDatabase } from '../../sqlite/open-database';
+import { commitGroup, enableGroupCommit } from '../infra/sqlite/group-commit';
+import { openDatabase } from '../infra/sqlite/open-database';
 import { createDemoAccountingApp } from './app';
 
 export type DemoServerOptions = Readonly<{ port: number; dbPath: string; host?: string }>;

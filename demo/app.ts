@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import express, { type ErrorRequestHandler, type Request, type Response } from 'express';
 import { z } from 'zod';
-import type { SqliteDatabase } from '../../sqlite/open-database';
+import type { SqliteDatabase } from '../infra/sqlite/open-database';
 import { type Fault, faultInjector } from './faults';
 import { errorAnswer, remembered } from './answers';
 import { invoiceFastPath } from './invoice-fast-path';

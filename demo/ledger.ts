@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { writeInGroup } from '../../sqlite/group-commit';
-import type { SqliteDatabase } from '../../sqlite/open-database';
-import { statementCache } from '../../sqlite/statement-cache';
+import { writeInGroup } from '../infra/sqlite/group-commit';
+import type { SqliteDatabase } from '../infra/sqlite/open-database';
+import { statementCache } from '../infra/sqlite/statement-cache';
 import type {
   AccountingCreditNote,
   AccountingInvoice,
@@ -13,7 +13,7 @@ import type {
   NewContact,
   NewCreditNote,
   NewInvoice,
-} from '../port';
+} from '../infra/accounting/port';
 import { format, isDecimal, multiply, parse, percentOf } from './decimal';
 
 export const TAX_PERCENT = 10n;

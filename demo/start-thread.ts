@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { compiledScript } from '../../threads/compiled-script';
+import { compiledScript } from '../infra/threads/compiled-script';
 import type { DemoServerOptions } from './start';
 import type { ThreadMessage } from './thread';
 

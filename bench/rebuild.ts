@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { loadState } from '../commands/handle';
-import { invoiceCommand } from '../commands/invoice/invoice-command';
+import { loadState } from '../commands/plumbing/handle';
+import { invoiceCommand } from '../commands/plumbing/invoice-command';
 import { invoiceDecider } from '../domain/invoice/decider';
 import { SqliteEventStore } from '../infra/event-store/sqlite';
 import { silentLogger } from '../infra/logger';

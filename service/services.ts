@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { ApiDeps } from '../api/deps';
-import type { Lookups } from '../commands/lookups';
-import { usageStatesOf } from '../commands/usage/usage-states';
+import type { Lookups } from '../commands/plumbing/lookups';
+import { usageStatesOf } from '../commands/plumbing/usage-states';
 import { SqliteStateSnapshots } from '../infra/state-snapshots/sqlite';
 import type { WorkerDeps } from '../workers/deps';
 import type { WorkerOptions, Workers } from '../workers/workers';

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import type { Lookups } from '../../commands/lookups';
+import type { Lookups } from '../../commands/plumbing/lookups';
 import { type BilledUsageCursor, billedUsagePage } from '../../projections/queries/billed-usage';
 import { objectHistoryPage } from '../../projections/queries/history';
 import { INVOICES, type InvoiceDoc } from '../../projections/read-models/invoices';

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { invoiceCommand } from '../../commands/invoice/invoice-command';
+import { invoiceCommand } from '../../commands/plumbing/invoice-command';
 import { INVOICES, type InvoiceDoc } from '../../projections/read-models/invoices';
 import type { ApiDeps } from '../deps';
 import { findOwned } from '../find-owned';

@@ -1,11 +1,11 @@
 import type { Router } from 'express';
 import { changeOrganisationSettings } from '../../commands/organisation/change-organisation-settings';
 import { createOrganisation } from '../../commands/organisation/create-organisation';
-import { openSandbox } from '../../commands/organisation/open-sandbox';
-import { resetSandbox } from '../../commands/organisation/reset-sandbox';
-import { sandboxWriteGateOf } from '../../commands/organisation/sandbox-write-gate';
-import { organisationCommand } from '../../commands/organisation/organisation-command';
-import { latestPosition } from '../../commands/positions';
+import { openSandbox } from '../../commands/sandbox/open-sandbox';
+import { resetSandbox } from '../../commands/sandbox/reset-sandbox';
+import { sandboxWriteGateOf } from '../../commands/sandbox/sandbox-write-gate';
+import { organisationCommand } from '../../commands/plumbing/organisation-command';
+import { latestPosition } from '../../commands/plumbing/positions';
 import { advanceRunning } from '../../domain/organisation/time';
 import { newId } from '../../infra/ids';
 import { API_KEYS, type ApiKeyDoc } from '../../projections/read-models/api-keys';

@@ -1,5 +1,5 @@
 import type { Request, Router } from 'express';
-import { awaitSync } from '../../commands/await-sync';
+import { awaitSync } from '../../commands/accounting/await-sync';
 import { changeUnits } from '../../commands/subscription/change-units';
 import { endSubscription } from '../../commands/subscription/end-subscription';
 import type { LifecycleContext } from '../../commands/subscription/load-subscription';

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { awaitSync } from '../../commands/await-sync';
+import { awaitSync } from '../../commands/accounting/await-sync';
 import { createSubscription } from '../../commands/subscription/create-subscription';
 import { INVOICE_STATUSES, INVOICES, type InvoiceDoc } from '../../projections/read-models/invoices';
 import { SUBSCRIPTION_STATUSES, SUBSCRIPTIONS, type SubscriptionDoc } from '../../projections/read-models/subscriptions';

@@ -2,11 +2,11 @@ import type { PlanDefinition, PlanMeter } from '../../domain/catalogue/types';
 import { resetScope } from '../../domain/organisation/rules';
 import { DomainError } from '../../domain/shared/domain-error';
 import { derivedId } from '../../infra/ids';
-import type { CommandDeps } from '../deps';
-import { meterCommand } from '../catalogue/meter-command';
-import { planCommand } from '../catalogue/plan-command';
-import type { Caller, OrganisationRef } from '../metadata';
-import { resetGenerationOf } from '../organisation/reset-generation';
+import type { CommandDeps } from '../plumbing/deps';
+import { meterCommand } from '../plumbing/meter-command';
+import { planCommand } from '../plumbing/plan-command';
+import type { Caller, OrganisationRef } from '../plumbing/metadata';
+import { resetGenerationOf } from '../plumbing/reset-generation';
 import { meterIdFor } from './define-meter';
 
 export type PlanInput = Omit<PlanDefinition, 'planId' | 'organisationId' | 'meters'> & {

@@ -1,10 +1,10 @@
 import type { UnitLabels } from '../../domain/catalogue/types';
 import { resetScope } from '../../domain/organisation/rules';
 import { derivedId } from '../../infra/ids';
-import { resetGenerationOf } from '../organisation/reset-generation';
-import { meterCommand } from '../catalogue/meter-command';
-import type { CommandDeps } from '../deps';
-import type { Caller, OrganisationRef } from '../metadata';
+import { resetGenerationOf } from '../plumbing/reset-generation';
+import { meterCommand } from '../plumbing/meter-command';
+import type { CommandDeps } from '../plumbing/deps';
+import type { Caller, OrganisationRef } from '../plumbing/metadata';
 
 /** A meter's id derives from its organisation and code (and the sandbox's reset generation): the stream refuses a second with that code. */
 export const meterIdFor = (organisationId: string, resetGeneration: number, code: string): string =>

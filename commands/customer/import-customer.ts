@@ -16,11 +16,11 @@ import { resetScope } from '../../domain/organisation/rules';
 import { DomainError } from '../../domain/shared/domain-error';
 import { AccountingRefused, type AccountingSystem } from '../../infra/accounting/port';
 import { derivedId } from '../../infra/ids';
-import { customerCommand } from '../customer/customer-command';
-import { loadOpenOrganisation } from '../organisation/load-open-organisation';
-import type { CommandDeps } from '../deps';
-import type { Lookups } from '../lookups';
-import { type Caller, type OrganisationRef, refOf } from '../metadata';
+import { customerCommand } from '../plumbing/customer-command';
+import { loadOpenOrganisation } from '../plumbing/load-open-organisation';
+import type { CommandDeps } from '../plumbing/deps';
+import type { Lookups } from '../plumbing/lookups';
+import { type Caller, type OrganisationRef, refOf } from '../plumbing/metadata';
 
 export type CustomerInput = CustomerRequest;
 

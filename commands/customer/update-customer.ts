@@ -1,7 +1,7 @@
 import type { CustomerUpdated } from '../../domain/customer/events';
-import { customerCommand } from '../customer/customer-command';
-import type { CommandDeps } from '../deps';
-import type { Caller, OrganisationRef } from '../metadata';
+import { customerCommand } from '../plumbing/customer-command';
+import type { CommandDeps } from '../plumbing/deps';
+import type { Caller, OrganisationRef } from '../plumbing/metadata';
 
 export const updateCustomer = (
   deps: CommandDeps,

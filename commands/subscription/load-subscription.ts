@@ -1,7 +1,7 @@
 import { derivedId, newId } from '../../infra/ids';
-import type { CommandDeps } from '../deps';
-import { loadOpenOrganisation } from '../organisation/load-open-organisation';
-import { subscriptionCommand } from './subscription-command';
+import type { CommandDeps } from '../plumbing/deps';
+import { loadOpenOrganisation } from '../plumbing/load-open-organisation';
+import { subscriptionCommand } from '../plumbing/subscription-command';
 
 /** What every lifecycle handler starts from: the open organisation, its reference, and the subscription's state. */
 export const loadForChange = async (deps: CommandDeps, organisationId: string, subscriptionId: string) => {

@@ -4,11 +4,11 @@ import { reBilledNextPeriodInvoice } from '../../domain/invoice/next-period-invo
 import type { NextPeriodCredit } from '../../domain/subscription/lifecycle-events';
 import type { ExistingSubscription } from '../../domain/subscription/lifecycle';
 import { derivedId } from '../../infra/ids';
-import { creditNoteCommand } from '../credit-note/credit-note-command';
-import type { CommandDeps } from '../deps';
-import { invoiceCommand } from '../invoice/invoice-command';
-import type { Caller, OrganisationRef } from '../metadata';
-import { latestPosition } from '../positions';
+import { creditNoteCommand } from '../plumbing/credit-note-command';
+import type { CommandDeps } from '../plumbing/deps';
+import { invoiceCommand } from '../plumbing/invoice-command';
+import type { Caller, OrganisationRef } from '../plumbing/metadata';
+import { latestPosition } from '../plumbing/positions';
 
 type Context = Readonly<{ caller: Caller; ref: OrganisationRef; now: string }>;
 

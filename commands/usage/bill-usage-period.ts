@@ -5,13 +5,13 @@ import { DomainError } from '../../domain/shared/domain-error';
 import { metersDuring } from '../../domain/subscription/lifecycle';
 import { decideUsageBill, dueUsagePeriods } from '../../domain/usage/billing';
 import { derivedId } from '../../infra/ids';
-import type { CommandDeps } from '../deps';
-import { invoiceCommand } from '../invoice/invoice-command';
-import { type Caller, eventMetadata } from '../metadata';
-import { loadOpenOrganisation } from '../organisation/load-open-organisation';
-import { latestPosition } from '../positions';
-import { subscriptionCommand } from '../subscription/subscription-command';
-import { billedUsagePeriods, decideOnUsageStream } from './usage-states';
+import type { CommandDeps } from '../plumbing/deps';
+import { invoiceCommand } from '../plumbing/invoice-command';
+import { type Caller, eventMetadata } from '../plumbing/metadata';
+import { loadOpenOrganisation } from '../plumbing/load-open-organisation';
+import { latestPosition } from '../plumbing/positions';
+import { subscriptionCommand } from '../plumbing/subscription-command';
+import { billedUsagePeriods, decideOnUsageStream } from '../plumbing/usage-states';
 
 export type BillUsagePeriodRequest = Readonly<{ organisationId: string; subscriptionId: string; periodStart: string }>;
 

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { importCustomer } from '../../commands/customer/import-customer';
-import { resetSandbox } from '../../commands/organisation/reset-sandbox';
+import { resetSandbox } from '../../commands/sandbox/reset-sandbox';
 import { recordUsage } from '../../commands/usage/record-usage';
 import { fixedClock } from '../../infra/clock/clock';
 import { allProjections } from '../../projections/read-models/all';

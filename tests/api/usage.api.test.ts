@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { usageStatesOf } from '../../commands/usage/usage-states';
+import { usageStatesOf } from '../../commands/plumbing/usage-states';
 import { usageRecordedData, usageStream } from '../../domain/usage/events';
 import { fixedClock } from '../../infra/clock/clock';
 import { USAGE_PERIODS, type UsagePeriodDoc } from '../../projections/read-models/usage';

@@ -4,17 +4,17 @@ import { join } from 'node:path';
 type Case = readonly [file: string, source: string];
 
 const refused: Case[] = [
-  ['domain/pricing/money.ts', "import '../../commands/handle';"],
+  ['domain/pricing/money.ts', "import '../../commands/plumbing/handle';"],
   ['domain/pricing/money.ts', "import 'node:fs';"],
   ['infra/ids.ts', "import '../domain/event-catalogue';"],
-  ['commands/handle.ts', "import '../projections/customers';"],
+  ['commands/plumbing/handle.ts', "import '../../projections/read-models/customers';"],
   ['projections/read-models/customers.ts', "import '../../commands/handle';"],
   ['api/route.ts', "import './public/idempotency';"],
-  ['api/admin/accounting.ts', "import '../../commands/handle';"],
+  ['api/admin/accounting.ts', "import '../../commands/plumbing/handle';"],
   ['api/public/customers.ts', "import '../../service/services';"],
 ];
 const allowed: Case[] = [
-  ['commands/handle.ts', "import '../domain/event-catalogue';"],
+  ['commands/plumbing/handle.ts', "import '../../domain/event-catalogue';"],
   ['projections/read-models/customers.ts', "import '../../infra/read-store/port';"],
   ['api/app.ts', "import './public/customers';"],
   ['service/services.ts', "import '../api/app';"],

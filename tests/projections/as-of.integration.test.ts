@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { invoiceCommand } from '../../commands/invoice/invoice-command';
-import { subscriptionCommand } from '../../commands/subscription/subscription-command';
+import { invoiceCommand } from '../../commands/plumbing/invoice-command';
+import { subscriptionCommand } from '../../commands/plumbing/subscription-command';
 import { firstInvoice } from '../../domain/invoice/first-invoice';
 import { DomainError } from '../../domain/shared/domain-error';
 import { fixedClock } from '../../infra/clock/clock';

@@ -8,8 +8,8 @@ import { type UsageEvent, type UsagePeriodBilledData, usageStream } from '../../
 import type { EventMetadata, EventStore } from '../../infra/event-store/port';
 import { dropSlack } from '../../infra/recently-used';
 import type { StateSnapshots } from '../../infra/state-snapshots/port';
-import { FOLD_PAGE, handleDecision, type Loaded, loadState, type StateSource } from '../handle';
-import { perStore } from '../per-store';
+import { FOLD_PAGE, handleDecision, type Loaded, loadState, type StateSource } from './handle';
+import { perStore } from './per-store';
 
 /** What this process keeps folded: at most this many streams, and event ids kept over all of them (about 90 bytes each, a UUID's). */
 export type UsageStateLimits = Readonly<{ streams: number; eventIds: number }>;

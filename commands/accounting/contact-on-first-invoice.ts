@@ -1,9 +1,9 @@
 import type { CustomerState } from '../../domain/customer/decider';
 import type { OpenOrganisation } from '../../domain/organisation/state';
 import type { AccountingSystem } from '../../infra/accounting/port';
-import type { CommandDeps } from '../deps';
-import type { Caller } from '../metadata';
-import { customerCommand } from './customer-command';
+import type { CommandDeps } from '../plumbing/deps';
+import type { Caller } from '../plumbing/metadata';
+import { customerCommand } from '../plumbing/customer-command';
 
 /**
  * The contact a customer copied into a sandbox gets on its first invoice (the API document): the

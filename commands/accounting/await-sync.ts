@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { creditNoteStream } from '../domain/credit-note/events';
-import { invoiceStream } from '../domain/invoice/events';
-import { concerns, type EventStore } from '../infra/event-store/port';
-import { creditNoteCommand } from './credit-note/credit-note-command';
-import type { Loaded } from './handle';
-import { invoiceCommand } from './invoice/invoice-command';
-import { latestPosition } from './positions';
+import { creditNoteStream } from '../../domain/credit-note/events';
+import { invoiceStream } from '../../domain/invoice/events';
+import { concerns, type EventStore } from '../../infra/event-store/port';
+import { creditNoteCommand } from '../plumbing/credit-note-command';
+import type { Loaded } from '../plumbing/handle';
+import { invoiceCommand } from '../plumbing/invoice-command';
+import { latestPosition } from '../plumbing/positions';
 
 /** The documents a request raised, whose push to the accounting system it waits for. */
 export type RaisedDocuments = Readonly<{ invoiceIds?: readonly (string | null)[]; creditNoteIds?: readonly (string | null)[] }>;

@@ -1,7 +1,7 @@
-import type { Decider, DomainEvent } from '../domain/shared/decider';
-import type { EventStore } from '../infra/event-store/port';
-import { frozenUnderTest } from '../infra/frozen-under-test';
-import { RecentlyUsed } from '../infra/recently-used';
+import type { Decider, DomainEvent } from '../../domain/shared/decider';
+import type { EventStore } from '../../infra/event-store/port';
+import { frozenUnderTest } from '../../infra/frozen-under-test';
+import { RecentlyUsed } from '../../infra/recently-used';
 import { type Loaded, loadState, type StateSource } from './handle';
 import { perStore } from './per-store';
 

@@ -1,4 +1,4 @@
-import type { EventStore } from '../infra/event-store/port';
+import type { EventStore } from '../../infra/event-store/port';
 
 /** One `T` per log, made on first use (each test's fresh log gets its own). */
 export const perStore = <T>(create: (store: EventStore) => T): ((store: EventStore) => T) => {

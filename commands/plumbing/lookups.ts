@@ -1,4 +1,4 @@
-import type { UsageIdHolder } from '../domain/usage/state';
+import type { UsageIdHolder } from '../../domain/usage/state';
 
 /**
  * The facts a command needs that no single stream holds, answered from read models. Eventually

@@ -1,4 +1,4 @@
-import { perStore } from '../per-store';
+import { perStore } from '../plumbing/per-store';
 
 type Gate = { writes: number; reset: Promise<void> | null; drained: (() => void) | null };
 

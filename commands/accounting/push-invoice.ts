@@ -1,11 +1,11 @@
 import type { InvoiceLine } from '../../domain/invoice/events';
 import type { AccountingConnection, OpenOrganisation } from '../../domain/organisation/state';
 import { AccountingRefused, type AccountingSystem, AccountingUnavailable, type LineInput } from '../../infra/accounting/port';
-import type { CommandDeps } from '../deps';
-import { contactOnFirstInvoice } from '../customer/contact-on-first-invoice';
-import { customerCommand } from '../customer/customer-command';
-import { invoiceCommand } from '../invoice/invoice-command';
-import type { Caller } from '../metadata';
+import type { CommandDeps } from '../plumbing/deps';
+import { contactOnFirstInvoice } from './contact-on-first-invoice';
+import { customerCommand } from '../plumbing/customer-command';
+import { invoiceCommand } from '../plumbing/invoice-command';
+import type { Caller } from '../plumbing/metadata';
 
 /**
  * What a push came to: `synced` and `refused` are recorded on the invoice; `unavailable` (a 5xx, a

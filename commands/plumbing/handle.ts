@@ -1,8 +1,8 @@
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
-import { decodeEvent, encodeEvent } from '../domain/decode-event';
-import type { Decider, DomainEvent } from '../domain/shared/decider';
-import { type EventMetadata, type EventStore, type StreamMark, WrongExpectedRevision } from '../infra/event-store/port';
-import { newEventId } from '../infra/ids';
+import { decodeEvent, encodeEvent } from '../../domain/decode-event';
+import type { Decider, DomainEvent } from '../../domain/shared/decider';
+import { type EventMetadata, type EventStore, type StreamMark, WrongExpectedRevision } from '../../infra/event-store/port';
+import { newEventId } from '../../infra/ids';
 
 export type Handled<State, Event> = Readonly<{
   state: State;

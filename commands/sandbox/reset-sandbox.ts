@@ -1,9 +1,9 @@
 import type { SandboxCopy } from '../../domain/organisation/events';
-import { latestPosition } from '../positions';
-import type { Caller } from '../metadata';
+import { latestPosition } from '../plumbing/positions';
+import type { Caller } from '../plumbing/metadata';
 import { copyIntoSandbox, type CopyDeps } from './copy-into-sandbox';
-import { loadOpenOrganisation } from './load-open-organisation';
-import { organisationCommand } from './organisation-command';
+import { loadOpenOrganisation } from '../plumbing/load-open-organisation';
+import { organisationCommand } from '../plumbing/organisation-command';
 
 /**
  * `POST /admin/v1/organisations/{sandbox}/reset`: records the reset on the sandbox's stream (the

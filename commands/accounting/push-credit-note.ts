@@ -3,12 +3,12 @@ import type { CreditNoteAllocated } from '../../domain/credit-note/events';
 import { formatMoney, min, parseMoney } from '../../domain/pricing/money';
 import { AccountingRefused, type AccountingSystem, AccountingUnavailable } from '../../infra/accounting/port';
 import { derivedId } from '../../infra/ids';
-import type { CommandDeps } from '../deps';
-import { customerCommand } from '../customer/customer-command';
-import { invoiceCommand } from '../invoice/invoice-command';
-import type { PushOutcome } from '../invoice/push-invoice';
-import type { Caller } from '../metadata';
-import { creditNoteCommand } from './credit-note-command';
+import type { CommandDeps } from '../plumbing/deps';
+import { customerCommand } from '../plumbing/customer-command';
+import { invoiceCommand } from '../plumbing/invoice-command';
+import type { PushOutcome } from './push-invoice';
+import type { Caller } from '../plumbing/metadata';
+import { creditNoteCommand } from '../plumbing/credit-note-command';
 
 type Deps = CommandDeps & { accounting: AccountingSystem };
 type RaisedCreditNote = Extract<Awaited<ReturnType<typeof creditNoteCommand.load>>['state'], { status: 'raised' }>;

@@ -5,10 +5,10 @@ import type { SubscriptionUnitsChangedData } from '../../domain/subscription/lif
 import { AccountingRefused, type AccountingSystem } from '../../infra/accounting/port';
 import { derivedId } from '../../infra/ids';
 import { documentNotAvailable } from '../../domain/subscription/change-units';
-import type { CommandDeps } from '../deps';
-import type { Caller } from '../metadata';
-import { invoiceCommand } from './invoice-command';
-import { accountingLines } from './push-invoice';
+import type { CommandDeps } from '../plumbing/deps';
+import type { Caller } from '../plumbing/metadata';
+import { invoiceCommand } from '../plumbing/invoice-command';
+import { accountingLines } from '../accounting/push-invoice';
 
 /**
  * `document: amend`: rewrites the renewal invoice's lines for the change (the next period at the new

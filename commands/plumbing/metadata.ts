@@ -1,5 +1,5 @@
-import type { Clocks } from '../infra/clock/clocks';
-import type { Actor, EventMetadata } from '../infra/event-store/port';
+import type { Clocks } from '../../infra/clock/clocks';
+import type { Actor, EventMetadata } from '../../infra/event-store/port';
 
 /** Who is asking, carried from the edge (API request, scheduler run) into every event's metadata. */
 export type Caller = Readonly<{

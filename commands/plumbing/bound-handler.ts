@@ -1,5 +1,5 @@
-import type { Decider, DomainEvent } from '../domain/shared/decider';
-import type { EventStore } from '../infra/event-store/port';
+import type { Decider, DomainEvent } from '../../domain/shared/decider';
+import type { EventStore } from '../../infra/event-store/port';
 import { aggregateStatesOf } from './aggregate-states';
 import type { CommandDeps } from './deps';
 import { type BeforeAppend, handle, type Loaded } from './handle';

@@ -1,11 +1,11 @@
 import { organisationStream, type SandboxCopy } from '../../domain/organisation/events';
 import { sandboxSettings } from '../../domain/organisation/sandbox-copy';
 import { derivedId } from '../../infra/ids';
-import { organisationCommand } from '../organisation/organisation-command';
-import { latestPosition } from '../positions';
-import type { Caller } from '../metadata';
+import { organisationCommand } from '../plumbing/organisation-command';
+import { latestPosition } from '../plumbing/positions';
+import type { Caller } from '../plumbing/metadata';
 import { copyIntoSandbox, type CopyDeps } from './copy-into-sandbox';
-import { createOrganisation } from './create-organisation';
+import { createOrganisation } from '../organisation/create-organisation';
 
 /**
  * Opens the one sandbox of a live organisation: first recorded on the live organisation's stream

@@ -12,11 +12,10 @@ import {
   importedCustomer,
   type ImportRequester,
 } from '../../domain/customer/import';
-import { resetScope } from '../../domain/organisation/rules';
 import { DomainError } from '../../domain/shared/domain-error';
 import { AccountingRefused, type AccountingSystem } from '../../infra/accounting/port';
-import { derivedId } from '../../infra/ids';
 import { customerCommand } from '../plumbing/customer-command';
+import { customerIdFor } from '../plumbing/ids-by-code';
 import { loadOpenOrganisation } from '../plumbing/load-open-organisation';
 import type { CommandDeps } from '../plumbing/deps';
 import type { Lookups } from '../plumbing/lookups';
@@ -25,10 +24,6 @@ import { type Caller, type OrganisationRef, refOf } from '../plumbing/metadata';
 export type CustomerInput = CustomerRequest;
 
 export type ImportDeps = CommandDeps & Readonly<{ accounting: AccountingSystem; lookups: Lookups }>;
-
-/** A customer's id derives from its organisation and code (and the sandbox's reset generation): one customer per code, whoever asks twice. */
-export const customerIdFor = (organisationId: string, resetGeneration: number, code: string): string =>
-  derivedId('customer', organisationId, ...resetScope(resetGeneration), code);
 
 /** Asks the accounting system, turning its answers into the API's refusals. */
 const askLedger = async <T>(call: () => Promise<T>, code: string, params: CustomerParams): Promise<T> => {

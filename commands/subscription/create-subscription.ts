@@ -13,8 +13,8 @@ import { invoiceCommand } from '../plumbing/invoice-command';
 import { loadOpenOrganisation } from '../plumbing/load-open-organisation';
 import { planCommand } from '../plumbing/plan-command';
 import { subscriptionCommand } from '../plumbing/subscription-command';
-import { planIdFor } from '../catalogue/create-plan';
-import { customerIdFor, type CustomerInput, importCustomer, type ImportDeps } from '../customer/import-customer';
+import { type CustomerInput, importCustomer, type ImportDeps } from '../customer/import-customer';
+import { customerIdFor, planIdFor } from '../plumbing/ids-by-code';
 import { type Caller, refOf } from '../plumbing/metadata';
 import { latestPosition } from '../plumbing/positions';
 

@@ -1,5 +1,5 @@
 import type { OpenOrganisation } from '../../domain/organisation/state';
-import type { CreditNoteAllocated } from '../../domain/credit-note/events';
+import type { CreditNoteEvent } from '../../domain/credit-note/events';
 import { formatMoney, min, parseMoney } from '../../domain/pricing/money';
 import { AccountingRefused, type AccountingSystem, AccountingUnavailable } from '../../infra/accounting/port';
 import { derivedId } from '../../infra/ids';
@@ -88,7 +88,7 @@ const allocationFor = async (
   state: RaisedCreditNote,
   accountingCreditNoteId: string,
   remainingCredit: string,
-): Promise<CreditNoteAllocated['data'] | null> => {
+): Promise<CreditNoteEvent<'CreditNoteAllocated'>['data'] | null> => {
   const invoiceId = state.creditNote.invoiceId;
   const accounting = organisation.accounting;
   if (!invoiceId || !accounting || state.allocatedTo.includes(invoiceId)) return null;

@@ -1,4 +1,4 @@
-import type { CustomerUpdated } from '../../domain/customer/events';
+import type { CustomerEvent } from '../../domain/customer/events';
 import { customerCommand } from '../plumbing/customer-command';
 import type { CommandDeps } from '../plumbing/deps';
 import type { Caller, OrganisationRef } from '../plumbing/metadata';
@@ -8,5 +8,5 @@ export const updateCustomer = (
   caller: Caller,
   organisation: OrganisationRef,
   customerId: string,
-  changes: CustomerUpdated['data']['changes'],
+  changes: CustomerEvent<'CustomerUpdated'>['data']['changes'],
 ) => customerCommand(deps, customerId, { type: 'UpdateCustomer', organisationId: organisation.id, changes }, caller, organisation);

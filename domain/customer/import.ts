@@ -1,7 +1,7 @@
 import type { OpenOrganisation } from '../organisation/state';
 import { requireAccountingConnected, requireContactCreationAllowed, requireWithinPlanLimit } from '../organisation/rules';
 import { DomainError } from '../shared/domain-error';
-import type { CustomerImported } from './events';
+import type { CustomerEvent } from './events';
 
 /**
  * The rules of importing a customer (the API document's three steps): find the customer by code,
@@ -69,8 +69,8 @@ export const importedCustomer = (
   ids: Readonly<{ customerId: string; organisationId: string }>,
   request: CustomerRequest,
   contact: ContactFound,
-  source: CustomerImported['data']['source'],
-): CustomerImported['data'] => ({
+  source: CustomerEvent<'CustomerImported'>['data']['source'],
+): CustomerEvent<'CustomerImported'>['data'] => ({
   ...ids,
   code: request.code,
   ...(source === 'adopted_contact'

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { CreditNoteAllocated } from '../../domain/credit-note/events';
-import type { InvoiceEvent, InvoiceLine, InvoiceRaised } from '../../domain/invoice/events';
+import type { CreditNoteEvent } from '../../domain/credit-note/events';
+import type { InvoiceEvent, InvoiceLine } from '../../domain/invoice/events';
 import { formatMoney, parseMoney } from '../../domain/pricing/money';
 import { amountOutput } from './amount';
 import type { Projection, ProjectionContext } from '../engine/projection';
@@ -70,7 +70,7 @@ const toLineDocument = (line: InvoiceLine): InvoiceDoc['lines'][number] => ({
 });
 
 /** An invoice's document as raised: not yet in the accounting system. */
-const toRaisedDocument = (invoice: InvoiceRaised['data'], created: string): InvoiceDoc => ({
+const toRaisedDocument = (invoice: InvoiceEvent<'InvoiceRaised'>['data'], created: string): InvoiceDoc => ({
   id: invoice.invoiceId,
   object: 'invoice',
   customer: invoice.customerId,
@@ -94,7 +94,7 @@ const toRaisedDocument = (invoice: InvoiceRaised['data'], created: string): Invo
 });
 
 /** A credit note applied to an invoice adds to its `credit_note_amount`. */
-const creditApplied = async ({ data }: CreditNoteAllocated, context: ProjectionContext): Promise<void> => {
+const creditApplied = async ({ data }: CreditNoteEvent<'CreditNoteAllocated'>, context: ProjectionContext): Promise<void> => {
   const doc = await context.get<InvoiceDoc>(INVOICES, data.invoiceId);
   if (doc) context.put(INVOICES, { ...doc, credit_note_amount: formatMoney(parseMoney(doc.credit_note_amount) + parseMoney(data.amount)) });
 };
@@ -109,7 +109,7 @@ export const invoicesProjection: Projection = {
   ],
   handles: ['InvoiceRaised', 'InvoiceSynced', 'InvoiceSyncFailed', 'InvoiceRemoved', 'CreditNoteAllocated', 'InvoiceSyncRetryRequested', 'InvoiceStatusObserved', 'InvoiceLinesAmended'],
   apply: async (event, context) => {
-    if (event.type === 'CreditNoteAllocated') return creditApplied(event as unknown as CreditNoteAllocated, context);
+    if (event.type === 'CreditNoteAllocated') return creditApplied(event as unknown as CreditNoteEvent<'CreditNoteAllocated'>, context);
     const typed = event as unknown as InvoiceEvent;
     if (typed.type === 'InvoiceRaised') {
       context.put(INVOICES, toRaisedDocument(typed.data, event.metadata.businessTime));

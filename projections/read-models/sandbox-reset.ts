@@ -1,4 +1,4 @@
-import type { SandboxReset } from '../../domain/organisation/events';
+import type { OrganisationEvent } from '../../domain/organisation/events';
 import type { Projection } from '../engine/projection';
 import { SandboxGenerations } from './sandbox-generations';
 
@@ -18,7 +18,7 @@ export const emptiedBySandboxReset = (projection: Projection, generations = new 
       if (!generations.outdated(event.metadata)) await projection.apply(event, context);
       return;
     }
-    const { organisationId, generation } = (event as unknown as SandboxReset).data;
+    const { organisationId, generation } = (event as unknown as OrganisationEvent<'SandboxReset'>).data;
     for (const collection of projection.collections) context.deleteWhere(collection, '_organisation', organisationId);
     generations.reset(organisationId, generation);
   },

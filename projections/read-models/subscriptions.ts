@@ -7,7 +7,7 @@ import { storedTotal } from '../../domain/pricing/quantity';
 import { subscriptionValues } from '../../domain/pricing/subscription-values';
 import { amountAboveMinimum } from '../../domain/pricing/usage-charge';
 import { pricingSnapshot, subscriptionMeter, type SubscriptionCreatedData, type SubscriptionEvent } from '../../domain/subscription/events';
-import { billedMeterUsage, type UsagePeriodBilled } from '../../domain/usage/events';
+import { billedMeterUsage, type UsageEvent } from '../../domain/usage/events';
 import { amountOutput } from './amount';
 import type { Projection } from '../engine/projection';
 
@@ -79,7 +79,7 @@ const valuesAt = (s: Pick<SubscriptionDoc, 'discount_percent' | 'interval' | '_p
   });
 
 /** A usage period billed: it joins the closed periods valued (the last three by start), and the values follow. */
-const withClosedUsage = (doc: SubscriptionDoc, billed: UsagePeriodBilled['data']): SubscriptionDoc => {
+const withClosedUsage = (doc: SubscriptionDoc, billed: UsageEvent<'UsagePeriodBilled'>['data']): SubscriptionDoc => {
   const closed = [...doc._closed_usage.filter((p) => p.period_start !== billed.periodStart), { period_start: billed.periodStart, meters: billed.meters }]
     .sort((a, b) => compareDates(a.period_start, b.period_start))
     .slice(-CLOSED_PERIODS_VALUED);
@@ -192,7 +192,7 @@ export const subscriptionsProjection: Projection = {
     'UsagePeriodBilled',
   ],
   apply: async (event, context) => {
-    const typed = event as unknown as SubscriptionEvent | UsagePeriodBilled;
+    const typed = event as unknown as SubscriptionEvent | UsageEvent<'UsagePeriodBilled'>;
     if (typed.type === 'SubscriptionCreated') {
       context.put(SUBSCRIPTIONS, toSubscriptionDocument(typed.data, event.metadata.businessTime));
       return;

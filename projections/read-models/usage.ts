@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formatQuantity, storedTotal } from '../../domain/pricing/quantity';
 import { groupQuantity } from '../../domain/usage/decider';
-import type { UsagePeriodBilled, UsageRecorded } from '../../domain/usage/events';
+import type { UsageEvent } from '../../domain/usage/events';
 import type { Projection } from '../engine/projection';
 
 export const USAGE_PERIODS = 'usage_periods';
@@ -43,15 +43,15 @@ export const usageProjection: Projection = {
   handles: ['UsageRecorded', 'UsagePeriodBilled'],
   apply: async (event, context) => {
     if (event.type === 'UsagePeriodBilled') {
-      const { subscriptionId, periodStart, invoiceId } = (event as unknown as UsagePeriodBilled).data;
+      const { subscriptionId, periodStart, invoiceId } = (event as unknown as UsageEvent<'UsagePeriodBilled'>).data;
       // A meter that reported nothing in the period has no document, and nothing to read.
-      for (const meter of (event as unknown as UsagePeriodBilled).data.meters) {
+      for (const meter of (event as unknown as UsageEvent<'UsagePeriodBilled'>).data.meters) {
         const current = await context.get<UsagePeriodDoc>(USAGE_PERIODS, usagePeriodId(subscriptionId, meter.meterId, periodStart));
         if (current) context.put(USAGE_PERIODS, { ...current, billed_revision: event.revision, invoice: invoiceId });
       }
       return;
     }
-    const { data } = event as unknown as UsageRecorded;
+    const { data } = event as unknown as UsageEvent<'UsageRecorded'>;
     const { subscriptionId, organisationId } = data;
     // One group per meter and period: its total is one document, read and written once.
     for (const group of data.groups) {

@@ -1,7 +1,7 @@
 import { basename, dirname } from 'node:path';
 import { decodeEvent } from '../../domain/decode-event';
-import type { SandboxReset } from '../../domain/organisation/events';
-import type { UsageRecorded } from '../../domain/usage/events';
+import type { OrganisationEvent } from '../../domain/organisation/events';
+import type { UsageEvent } from '../../domain/usage/events';
 import type { UsageIdHolder } from '../../domain/usage/state';
 import type { EventStore, StoredEvent } from '../../infra/event-store/port';
 import { type AppendsFollowed, followAppends } from '../../infra/follow-appends';
@@ -289,11 +289,11 @@ export class UsageEventIdIndex {
     if (event.type === 'UsageRecorded') {
       // A batch of an earlier sandbox generation landing after its reset holds nothing, as the reset's subscriptions.
       if (this.generations.outdated(event.metadata)) return;
-      const { data } = decodeEvent(event) as unknown as UsageRecorded;
+      const { data } = decodeEvent(event) as unknown as UsageEvent<'UsageRecorded'>;
       const batch = this.batches.add(this.numberOf(data.subscriptionId, data.organisationId), event.revision);
       for (const group of data.groups) for (const usage of group.events) this.levels.add(fingerprintOf(keyOf(data.organisationId, usage.eventId)), batch);
     } else if (event.type === 'SandboxReset') {
-      const { organisationId, generation } = (decodeEvent(event) as unknown as SandboxReset).data;
+      const { organisationId, generation } = (decodeEvent(event) as unknown as OrganisationEvent<'SandboxReset'>).data;
       this.generations.reset(organisationId, generation);
       for (const number of this.byOrganisation.get(organisationId) ?? []) {
         this.reset.add(number);

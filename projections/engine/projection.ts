@@ -1,3 +1,4 @@
+import type { DomainEvent } from '../../domain/shared/decider';
 import type { StoredEvent } from '../../infra/event-store/port';
 import type { Doc, IndexSpec, ReadStore } from '../../infra/read-store/port';
 
@@ -10,8 +11,17 @@ export type ProjectionContext = Readonly<{
   deleteWhere(collection: string, field: string, eq: string): void;
 }>;
 
-/** One read model: the events it follows and the documents it writes from them. */
-export type Projection = Readonly<{
+/** An event as a projection gets it: one of the types it handles, decoded, with its place in the log and its metadata. */
+export type ProjectedEvent<Event extends DomainEvent> = Event & Omit<StoredEvent, 'type' | 'data'>;
+
+/** The types of the events, one by one (so the types of a union joined with a generic one stay a union). */
+type TypesOf<Event extends DomainEvent> = Event extends DomainEvent ? Event['type'] : never;
+
+/**
+ * One read model: the events it follows and the documents it writes from them. Typed by the events
+ * it handles, it gets each as its own type; the runner hands it those types only.
+ */
+export type Projection<Event extends DomainEvent = DomainEvent> = Readonly<{
   name: string;
   /** Bump when the documents' shape changes: the runner rebuilds the read model from zero. */
   version: number;
@@ -22,8 +32,8 @@ export type Projection = Readonly<{
    */
   retired?: readonly string[];
   indexes: readonly IndexSpec[];
-  handles: readonly string[];
-  apply(event: StoredEvent, context: ProjectionContext): Promise<void>;
+  handles: readonly TypesOf<Event>[];
+  apply(event: ProjectedEvent<Event>, context: ProjectionContext): Promise<void>;
   /**
    * What it keeps in memory beside its documents, learnt again from the read models (`live`: their
    * live generations) before the runner follows the log from its checkpoint.

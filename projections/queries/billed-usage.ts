@@ -1,5 +1,4 @@
 import { decodeEvent } from '../../domain/decode-event';
-import type { UsageEvent } from '../../domain/usage/events';
 import { type RecordedUsage, recordedUsages, usageStream } from '../../domain/usage/events';
 import type { EventStore, StoredEvent } from '../../infra/event-store/port';
 import type { ReadStore } from '../../infra/read-store/port';
@@ -40,12 +39,13 @@ export const billedUsagePage = async (
   const billed = await billedPeriod(store, readStore, line);
   if (!billed) return after ? null : { events: [], hasMore: false };
   const { periodStart, end } = billed;
-  const billedIn = (event: StoredEvent): BilledUsageEvent[] =>
-    event.type !== 'UsageRecorded'
-      ? []
-      : recordedUsages(decodeEvent(event).data as UsageEvent<'UsageRecorded'>['data'])
-          .filter((usage) => usage.meterId === line.meterId && usage.periodStart === periodStart)
-          .map((usage) => ({ ...usage, recordedAt: event.metadata.recordedTime }));
+  const billedIn = (stored: StoredEvent): BilledUsageEvent[] => {
+    const event = decodeEvent(stored);
+    if (event.type !== 'UsageRecorded') return [];
+    return recordedUsages(event.data)
+      .filter((usage) => usage.meterId === line.meterId && usage.periodStart === periodStart)
+      .map((usage) => ({ ...usage, recordedAt: event.metadata.recordedTime }));
+  };
   let from = billed.from;
   const events: BilledUsageEvent[] = [];
   if (after) {
@@ -79,9 +79,9 @@ const billedPeriod = async (store: EventStore, readStore: Pick<ReadStore, 'get' 
   if (period?.billed_revision !== undefined) return { periodStart: period.period_start, from: period.first_revision ?? 0, end: period.billed_revision };
   const billing = (await store.readStreamOfTypes(usageStream(line.subscriptionId), ['UsagePeriodBilled']))
     .map(decodeEvent)
-    .find((e) => (e.data as UsageEvent<'UsagePeriodBilled'>['data']).invoiceId === line.invoiceId);
-  if (!billing) return null;
-  const { periodStart, meters } = billing.data as UsageEvent<'UsagePeriodBilled'>['data'];
+    .find((e) => e.type === 'UsagePeriodBilled' && e.data.invoiceId === line.invoiceId);
+  if (billing?.type !== 'UsagePeriodBilled') return null;
+  const { periodStart, meters } = billing.data;
   if (meters.find((meter) => meter.meterId === line.meterId)?.events === 0) return null;
   const document = await readStore.get<UsagePeriodDoc>(USAGE_PERIODS, usagePeriodId(line.subscriptionId, line.meterId, periodStart));
   return { periodStart, from: Math.min(document?.first_revision ?? 0, billing.revision), end: billing.revision };

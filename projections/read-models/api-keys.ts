@@ -21,7 +21,7 @@ export const apiKeyDocument = z.object({
 });
 export type ApiKeyDoc = z.infer<typeof apiKeyDocument>;
 
-export const apiKeysProjection: Projection = {
+export const apiKeysProjection: Projection<ApiKeyEvent> = {
   name: 'api_keys',
   version: 1,
   collections: [API_KEYS],
@@ -31,10 +31,9 @@ export const apiKeysProjection: Projection = {
   ],
   handles: ['ApiKeyCreated', 'ApiKeyRevoked'],
   apply: async (event, context) => {
-    const typed = event as unknown as ApiKeyEvent;
-    switch (typed.type) {
+    switch (event.type) {
       case 'ApiKeyCreated': {
-        const data = typed.data;
+        const data = event.data;
         const doc: ApiKeyDoc = {
           id: data.apiKeyId,
           object: 'api_key',
@@ -52,12 +51,12 @@ export const apiKeysProjection: Projection = {
         return;
       }
       case 'ApiKeyRevoked': {
-        const doc = await context.get<ApiKeyDoc>(API_KEYS, typed.data.apiKeyId);
+        const doc = await context.get<ApiKeyDoc>(API_KEYS, event.data.apiKeyId);
         if (doc) context.put(API_KEYS, { ...doc, status: 'revoked' });
         return;
       }
       default: {
-        const exhaustive: never = typed;
+        const exhaustive: never = event;
         return exhaustive;
       }
     }

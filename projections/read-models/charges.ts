@@ -22,7 +22,7 @@ export const chargeDocument = z.object({
 });
 export type ChargeDoc = z.infer<typeof chargeDocument>;
 
-export const chargesProjection: Projection = {
+export const chargesProjection: Projection<ChargeEvent> = {
   name: 'charges',
   version: 1,
   collections: [CHARGES],
@@ -32,7 +32,7 @@ export const chargesProjection: Projection = {
   ],
   handles: ['ChargeCreated'],
   apply: (event, context) => {
-    const { data } = event as unknown as ChargeEvent;
+    const { data } = event;
     const doc: ChargeDoc = {
       id: data.chargeId,
       object: 'charge',

@@ -80,7 +80,7 @@ const allocationStatus = (total: string, remaining: string): CreditNoteDoc['allo
   return left < parseMoney(total) ? 'partially_allocated' : 'unallocated';
 };
 
-export const creditNotesProjection: Projection = {
+export const creditNotesProjection: Projection<CreditNoteEvent> = {
   name: 'credit_notes',
   version: 1,
   collections: [CREDIT_NOTES],
@@ -90,16 +90,15 @@ export const creditNotesProjection: Projection = {
   ],
   handles: ['CreditNoteRaised', 'CreditNoteSynced', 'CreditNoteSyncFailed', 'CreditNoteAllocated', 'CreditNoteStatusObserved'],
   apply: async (event, context) => {
-    const typed = event as unknown as CreditNoteEvent;
-    if (typed.type === 'CreditNoteRaised') {
-      context.put(CREDIT_NOTES, toRaisedDocument(typed.data, event.metadata.businessTime));
+    if (event.type === 'CreditNoteRaised') {
+      context.put(CREDIT_NOTES, toRaisedDocument(event.data, event.metadata.businessTime));
       return;
     }
-    const doc = await context.get<CreditNoteDoc>(CREDIT_NOTES, typed.data.creditNoteId);
+    const doc = await context.get<CreditNoteDoc>(CREDIT_NOTES, event.data.creditNoteId);
     if (!doc) return;
-    switch (typed.type) {
+    switch (event.type) {
       case 'CreditNoteSynced': {
-        const { data } = typed;
+        const { data } = event;
         context.put(CREDIT_NOTES, {
           ...doc,
           number: data.number,
@@ -113,10 +112,10 @@ export const creditNotesProjection: Projection = {
         return;
       }
       case 'CreditNoteSyncFailed':
-        context.put(CREDIT_NOTES, { ...doc, accounting: { sync_status: 'failed', credit_note_id: null, sync_error: typed.data.error } });
+        context.put(CREDIT_NOTES, { ...doc, accounting: { sync_status: 'failed', credit_note_id: null, sync_error: event.data.error } });
         return;
       case 'CreditNoteAllocated': {
-        const { data } = typed;
+        const { data } = event;
         context.put(CREDIT_NOTES, {
           ...doc,
           status: data.status,
@@ -131,7 +130,7 @@ export const creditNotesProjection: Projection = {
       }
       case 'CreditNoteStatusObserved': {
         // What the status poller saw: the accounting system's status, total and credit left (applied there, or voided).
-        const { data } = typed;
+        const { data } = event;
         context.put(CREDIT_NOTES, {
           ...doc,
           status: data.status,
@@ -143,7 +142,7 @@ export const creditNotesProjection: Projection = {
         return;
       }
       default: {
-        const exhaustive: never = typed;
+        const exhaustive: never = event;
         return exhaustive;
       }
     }

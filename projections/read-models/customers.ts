@@ -22,7 +22,7 @@ export const customerDocument = z.object({
 });
 export type CustomerDoc = z.infer<typeof customerDocument>;
 
-export const customersProjection: Projection = {
+export const customersProjection: Projection<CustomerEvent> = {
   name: 'customers',
   version: 1,
   collections: [CUSTOMERS],
@@ -32,10 +32,9 @@ export const customersProjection: Projection = {
   ],
   handles: ['CustomerImported', 'CustomerUpdated', 'CustomerContactLinked'],
   apply: async (event, context) => {
-    const typed = event as unknown as CustomerEvent;
-    switch (typed.type) {
+    switch (event.type) {
       case 'CustomerImported': {
-        const data = typed.data;
+        const data = event.data;
         const doc: CustomerDoc = {
           id: data.customerId,
           object: 'customer',
@@ -53,17 +52,17 @@ export const customersProjection: Projection = {
         return;
       }
       case 'CustomerUpdated': {
-        const doc = await context.get<CustomerDoc>(CUSTOMERS, typed.data.customerId);
-        if (doc) context.put(CUSTOMERS, { ...doc, ...typed.data.changes });
+        const doc = await context.get<CustomerDoc>(CUSTOMERS, event.data.customerId);
+        if (doc) context.put(CUSTOMERS, { ...doc, ...event.data.changes });
         return;
       }
       case 'CustomerContactLinked': {
-        const doc = await context.get<CustomerDoc>(CUSTOMERS, typed.data.customerId);
-        if (doc) context.put(CUSTOMERS, { ...doc, accounting_contact_id: typed.data.accountingContactId });
+        const doc = await context.get<CustomerDoc>(CUSTOMERS, event.data.customerId);
+        if (doc) context.put(CUSTOMERS, { ...doc, accounting_contact_id: event.data.accountingContactId });
         return;
       }
       default: {
-        const exhaustive: never = typed;
+        const exhaustive: never = event;
         return exhaustive;
       }
     }

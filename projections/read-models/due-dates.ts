@@ -89,16 +89,15 @@ const applied = (doc: DueDatesDoc, event: Exclude<Handled, { type: 'Subscription
   }
 };
 
-export const dueDatesProjection: Projection = {
+export const dueDatesProjection: Projection<Handled> = {
   name: 'due_dates',
   version: 1,
   collections: [DUE_DATES],
   indexes: [{ collection: DUE_DATES, fields: ['_organisation', 'next_due'] }],
   handles: HANDLED,
   apply: async (event, context) => {
-    const typed = event as unknown as Handled;
-    if (typed.type === 'SubscriptionCreated') {
-      const s = typed.data;
+    if (event.type === 'SubscriptionCreated') {
+      const s = event.data;
       context.put(
         DUE_DATES,
         withDueDates({
@@ -114,7 +113,7 @@ export const dueDatesProjection: Projection = {
       );
       return;
     }
-    const doc = await context.get<DueDatesDoc>(DUE_DATES, typed.data.subscriptionId);
-    if (doc) context.put(DUE_DATES, withDueDates(applied(doc, typed)));
+    const doc = await context.get<DueDatesDoc>(DUE_DATES, event.data.subscriptionId);
+    if (doc) context.put(DUE_DATES, withDueDates(applied(doc, event)));
   },
 };

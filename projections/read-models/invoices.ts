@@ -99,7 +99,7 @@ const creditApplied = async ({ data }: CreditNoteEvent<'CreditNoteAllocated'>, c
   if (doc) context.put(INVOICES, { ...doc, credit_note_amount: formatMoney(parseMoney(doc.credit_note_amount) + parseMoney(data.amount)) });
 };
 
-export const invoicesProjection: Projection = {
+export const invoicesProjection: Projection<InvoiceEvent | CreditNoteEvent<'CreditNoteAllocated'>> = {
   name: 'invoices',
   version: 1,
   collections: [INVOICES],
@@ -109,17 +109,16 @@ export const invoicesProjection: Projection = {
   ],
   handles: ['InvoiceRaised', 'InvoiceSynced', 'InvoiceSyncFailed', 'InvoiceRemoved', 'CreditNoteAllocated', 'InvoiceSyncRetryRequested', 'InvoiceStatusObserved', 'InvoiceLinesAmended'],
   apply: async (event, context) => {
-    if (event.type === 'CreditNoteAllocated') return creditApplied(event as unknown as CreditNoteEvent<'CreditNoteAllocated'>, context);
-    const typed = event as unknown as InvoiceEvent;
-    if (typed.type === 'InvoiceRaised') {
-      context.put(INVOICES, toRaisedDocument(typed.data, event.metadata.businessTime));
+    if (event.type === 'CreditNoteAllocated') return creditApplied(event, context);
+    if (event.type === 'InvoiceRaised') {
+      context.put(INVOICES, toRaisedDocument(event.data, event.metadata.businessTime));
       return;
     }
-    const doc = await context.get<InvoiceDoc>(INVOICES, typed.data.invoiceId);
+    const doc = await context.get<InvoiceDoc>(INVOICES, event.data.invoiceId);
     if (!doc) return;
-    switch (typed.type) {
+    switch (event.type) {
       case 'InvoiceSynced': {
-        const { data } = typed;
+        const { data } = event;
         context.put(INVOICES, {
           ...doc,
           number: data.number,
@@ -133,16 +132,16 @@ export const invoicesProjection: Projection = {
         return;
       }
       case 'InvoiceSyncFailed':
-        context.put(INVOICES, { ...doc, accounting: { sync_status: 'failed', invoice_id: null, sync_error: typed.data.error } } satisfies InvoiceDoc);
+        context.put(INVOICES, { ...doc, accounting: { sync_status: 'failed', invoice_id: null, sync_error: event.data.error } } satisfies InvoiceDoc);
         return;
       case 'InvoiceRemoved':
-        context.put(INVOICES, { ...doc, status: typed.data.status } satisfies InvoiceDoc);
+        context.put(INVOICES, { ...doc, status: event.data.status } satisfies InvoiceDoc);
         return;
       case 'InvoiceSyncRetryRequested':
         context.put(INVOICES, { ...doc, accounting: { sync_status: 'pending', invoice_id: null, sync_error: null } } satisfies InvoiceDoc);
         return;
       case 'InvoiceStatusObserved': {
-        const { data } = typed;
+        const { data } = event;
         context.put(INVOICES, {
           ...doc,
           status: data.status,
@@ -154,7 +153,7 @@ export const invoicesProjection: Projection = {
         return;
       }
       case 'InvoiceLinesAmended': {
-        const { data } = typed;
+        const { data } = event;
         context.put(INVOICES, {
           ...doc,
           lines: data.lines.map(toLineDocument),

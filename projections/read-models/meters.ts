@@ -17,14 +17,14 @@ export const meterDocument = z.object({
 });
 export type MeterDoc = z.infer<typeof meterDocument>;
 
-export const metersProjection: Projection = {
+export const metersProjection: Projection<MeterEvent> = {
   name: 'meters',
   version: 1,
   collections: [METERS],
   indexes: [{ collection: METERS, fields: ['_organisation', 'created'] }],
   handles: ['MeterDefined'],
   apply: (event, context) => {
-    const { data } = event as unknown as MeterEvent;
+    const { data } = event;
     const doc: MeterDoc = {
       id: data.meterId,
       object: 'meter',

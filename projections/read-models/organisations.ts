@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { OrganisationEvent } from '../../domain/organisation/events';
 import { type OrganisationSettings, UNIT_CHANGE_DOCUMENTS } from '../../domain/organisation/settings';
-import type { StoredEvent } from '../../infra/event-store/port';
 import type { Projection } from '../engine/projection';
 
 export const ORGANISATIONS = 'organisations';
@@ -69,7 +68,7 @@ const settingsFields = (settings: Partial<OrganisationSettings>): Partial<Pick<O
   return fields;
 };
 
-export const organisationsProjection: Projection = {
+export const organisationsProjection: Projection<OrganisationEvent> = {
   name: 'organisations',
   version: 2,
   collections: [ORGANISATIONS, SANDBOX_GENERATIONS],
@@ -84,11 +83,10 @@ export const organisationsProjection: Projection = {
     'AccountsMapped',
     'PlanLimitsSet',
   ],
-  apply: async (event: StoredEvent, context) => {
-    const typed = event as unknown as OrganisationEvent;
-    switch (typed.type) {
+  apply: async (event, context) => {
+    switch (event.type) {
       case 'OrganisationCreated': {
-        const { organisationId, livemode, liveOrganisationId, settings } = typed.data;
+        const { organisationId, livemode, liveOrganisationId, settings } = event.data;
         const doc: OrganisationDoc = {
           id: organisationId,
           object: 'organisation',
@@ -104,17 +102,17 @@ export const organisationsProjection: Projection = {
         return;
       }
       case 'OrganisationSettingsChanged': {
-        const doc = await context.get<OrganisationDoc>(ORGANISATIONS, typed.data.organisationId);
-        if (doc) context.put(ORGANISATIONS, { ...doc, ...settingsFields(typed.data.changes) });
+        const doc = await context.get<OrganisationDoc>(ORGANISATIONS, event.data.organisationId);
+        if (doc) context.put(ORGANISATIONS, { ...doc, ...settingsFields(event.data.changes) });
         return;
       }
       case 'SandboxOpened': {
-        const doc = await context.get<OrganisationDoc>(ORGANISATIONS, typed.data.organisationId);
-        if (doc) context.put(ORGANISATIONS, { ...doc, sandbox: typed.data.sandboxId });
+        const doc = await context.get<OrganisationDoc>(ORGANISATIONS, event.data.organisationId);
+        if (doc) context.put(ORGANISATIONS, { ...doc, sandbox: event.data.sandboxId });
         return;
       }
       case 'SandboxReset': {
-        const doc: SandboxGenerationDoc = { id: typed.data.organisationId, generation: typed.data.generation };
+        const doc: SandboxGenerationDoc = { id: event.data.organisationId, generation: event.data.generation };
         context.put(SANDBOX_GENERATIONS, doc);
         return;
       }
@@ -126,21 +124,21 @@ export const organisationsProjection: Projection = {
       case 'AccountingDisconnected':
       case 'AccountsMapped':
       case 'PlanLimitsSet': {
-        const doc = await context.get<OrganisationDoc>(ORGANISATIONS, typed.data.organisationId);
+        const doc = await context.get<OrganisationDoc>(ORGANISATIONS, event.data.organisationId);
         if (!doc) return;
         const changed: Partial<OrganisationDoc> =
-          typed.type === 'AccountingConnected'
-            ? { accounting: { ...DISCONNECTED, connected: true, tenant_id: typed.data.tenantId } }
-            : typed.type === 'AccountingDisconnected'
+          event.type === 'AccountingConnected'
+            ? { accounting: { ...DISCONNECTED, connected: true, tenant_id: event.data.tenantId } }
+            : event.type === 'AccountingDisconnected'
               ? { accounting: DISCONNECTED }
-              : typed.type === 'AccountsMapped'
-                ? { accounting: { ...doc.accounting, revenue_account: typed.data.revenue, usage_revenue_account: typed.data.usageRevenue } }
-                : { plan_limits: { customers: typed.data.customers, subscriptions: typed.data.subscriptions } };
+              : event.type === 'AccountsMapped'
+                ? { accounting: { ...doc.accounting, revenue_account: event.data.revenue, usage_revenue_account: event.data.usageRevenue } }
+                : { plan_limits: { customers: event.data.customers, subscriptions: event.data.subscriptions } };
         context.put(ORGANISATIONS, { ...doc, ...changed });
         return;
       }
       default: {
-        const exhaustive: never = typed;
+        const exhaustive: never = event;
         return exhaustive;
       }
     }

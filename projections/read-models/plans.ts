@@ -87,7 +87,7 @@ const toPlanDocument = (plan: PlanDefinition, created: string): PlanDoc => ({
   _organisation: plan.organisationId,
 });
 
-export const plansProjection: Projection = {
+export const plansProjection: Projection<PlanEvent> = {
   name: 'plans',
   version: 1,
   collections: [PLANS],
@@ -97,18 +97,17 @@ export const plansProjection: Projection = {
   ],
   handles: ['PlanCreated', 'PlanUpdated'],
   apply: async (event, context) => {
-    const typed = event as unknown as PlanEvent;
-    switch (typed.type) {
+    switch (event.type) {
       case 'PlanCreated':
-        context.put(PLANS, toPlanDocument(typed.data, event.metadata.businessTime));
+        context.put(PLANS, toPlanDocument(event.data, event.metadata.businessTime));
         return;
       case 'PlanUpdated': {
-        const doc = await context.get<PlanDoc>(PLANS, typed.data.planId);
-        if (doc) context.put(PLANS, { ...doc, ...typed.data.changes });
+        const doc = await context.get<PlanDoc>(PLANS, event.data.planId);
+        if (doc) context.put(PLANS, { ...doc, ...event.data.changes });
         return;
       }
       default: {
-        const exhaustive: never = typed;
+        const exhaustive: never = event;
         return exhaustive;
       }
     }

@@ -170,7 +170,7 @@ const applyLifecycle = (doc: SubscriptionDoc, event: Exclude<SubscriptionEvent, 
   }
 };
 
-export const subscriptionsProjection: Projection = {
+export const subscriptionsProjection: Projection<SubscriptionEvent | UsageEvent<'UsagePeriodBilled'>> = {
   name: 'subscriptions',
   version: 4,
   collections: [SUBSCRIPTIONS],
@@ -192,12 +192,11 @@ export const subscriptionsProjection: Projection = {
     'UsagePeriodBilled',
   ],
   apply: async (event, context) => {
-    const typed = event as unknown as SubscriptionEvent | UsageEvent<'UsagePeriodBilled'>;
-    if (typed.type === 'SubscriptionCreated') {
-      context.put(SUBSCRIPTIONS, toSubscriptionDocument(typed.data, event.metadata.businessTime));
+    if (event.type === 'SubscriptionCreated') {
+      context.put(SUBSCRIPTIONS, toSubscriptionDocument(event.data, event.metadata.businessTime));
       return;
     }
-    const doc = await context.get<SubscriptionDoc>(SUBSCRIPTIONS, typed.data.subscriptionId);
-    if (doc) context.put(SUBSCRIPTIONS, typed.type === 'UsagePeriodBilled' ? withClosedUsage(doc, typed.data) : applyLifecycle(doc, typed));
+    const doc = await context.get<SubscriptionDoc>(SUBSCRIPTIONS, event.data.subscriptionId);
+    if (doc) context.put(SUBSCRIPTIONS, event.type === 'UsagePeriodBilled' ? withClosedUsage(doc, event.data) : applyLifecycle(doc, event));
   },
 };

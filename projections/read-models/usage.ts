@@ -31,7 +31,7 @@ export type UsagePeriodDoc = z.infer<typeof usagePeriodDocument>;
 
 export const usagePeriodId = (subscriptionId: string, meterId: string, periodStart: string): string => `${subscriptionId}:${meterId}:${periodStart}`;
 
-export const usageProjection: Projection = {
+export const usageProjection: Projection<UsageEvent> = {
   name: 'usage',
   // Version 3: without the event ids (kept in memory by `UsageEventIdIndex`); earlier generations are rebuilt without them.
   // Version 4: with each period's first revision. Version 5: with its billing's revision and invoice.
@@ -43,15 +43,15 @@ export const usageProjection: Projection = {
   handles: ['UsageRecorded', 'UsagePeriodBilled'],
   apply: async (event, context) => {
     if (event.type === 'UsagePeriodBilled') {
-      const { subscriptionId, periodStart, invoiceId } = (event as unknown as UsageEvent<'UsagePeriodBilled'>).data;
+      const { subscriptionId, periodStart, invoiceId } = event.data;
       // A meter that reported nothing in the period has no document, and nothing to read.
-      for (const meter of (event as unknown as UsageEvent<'UsagePeriodBilled'>).data.meters) {
+      for (const meter of event.data.meters) {
         const current = await context.get<UsagePeriodDoc>(USAGE_PERIODS, usagePeriodId(subscriptionId, meter.meterId, periodStart));
         if (current) context.put(USAGE_PERIODS, { ...current, billed_revision: event.revision, invoice: invoiceId });
       }
       return;
     }
-    const { data } = event as unknown as UsageEvent<'UsageRecorded'>;
+    const { data } = event;
     const { subscriptionId, organisationId } = data;
     // One group per meter and period: its total is one document, read and written once.
     for (const group of data.groups) {

@@ -22,16 +22,15 @@ export const webhookEndpointDocument = z.object({
 });
 export type WebhookEndpointDoc = z.infer<typeof webhookEndpointDocument>;
 
-export const webhookEndpointsProjection: Projection = {
+export const webhookEndpointsProjection: Projection<WebhookEndpointEvent> = {
   name: 'webhook_endpoints',
   version: 1,
   collections: [WEBHOOK_ENDPOINTS],
   indexes: [{ collection: WEBHOOK_ENDPOINTS, fields: ['_organisation', 'created'] }],
   handles: ['WebhookEndpointCreated', 'WebhookEndpointUpdated', 'WebhookEndpointSecretRolled', 'WebhookEndpointDeleted'],
   apply: async (event, context) => {
-    const typed = event as unknown as WebhookEndpointEvent;
-    if (typed.type === 'WebhookEndpointCreated') {
-      const { data } = typed;
+    if (event.type === 'WebhookEndpointCreated') {
+      const { data } = event;
       context.put(WEBHOOK_ENDPOINTS, {
         id: data.endpointId,
         object: 'webhook_endpoint',
@@ -47,19 +46,19 @@ export const webhookEndpointsProjection: Projection = {
       } satisfies WebhookEndpointDoc);
       return;
     }
-    if (typed.type === 'WebhookTestRequested') return;
-    const doc = await context.get<WebhookEndpointDoc>(WEBHOOK_ENDPOINTS, typed.data.endpointId);
+    if (event.type === 'WebhookTestRequested') return;
+    const doc = await context.get<WebhookEndpointDoc>(WEBHOOK_ENDPOINTS, event.data.endpointId);
     if (!doc) return;
-    switch (typed.type) {
+    switch (event.type) {
       case 'WebhookEndpointUpdated':
-        context.put(WEBHOOK_ENDPOINTS, { ...doc, ...typed.data.changes } satisfies WebhookEndpointDoc);
+        context.put(WEBHOOK_ENDPOINTS, { ...doc, ...event.data.changes } satisfies WebhookEndpointDoc);
         return;
       case 'WebhookEndpointSecretRolled':
         context.put(WEBHOOK_ENDPOINTS, {
           ...doc,
           _secrets: [
-            { secret: typed.data.secret, expires_at: null },
-            { secret: typed.data.previousSecret, expires_at: typed.data.previousExpiresAt },
+            { secret: event.data.secret, expires_at: null },
+            { secret: event.data.previousSecret, expires_at: event.data.previousExpiresAt },
           ],
         } satisfies WebhookEndpointDoc);
         return;

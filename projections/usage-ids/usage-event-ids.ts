@@ -1,7 +1,5 @@
 import { basename, dirname } from 'node:path';
 import { decodeEvent } from '../../domain/decode-event';
-import type { OrganisationEvent } from '../../domain/organisation/events';
-import type { UsageEvent } from '../../domain/usage/events';
 import type { UsageIdHolder } from '../../domain/usage/state';
 import type { EventStore, StoredEvent } from '../../infra/event-store/port';
 import { type AppendsFollowed, followAppends } from '../../infra/follow-appends';
@@ -285,15 +283,18 @@ export class UsageEventIdIndex {
     }
   }
 
-  private apply(event: StoredEvent): void {
+  private apply(stored: StoredEvent): void {
+    // Of every event the log holds, only these are decoded.
+    if (stored.type !== 'UsageRecorded' && stored.type !== 'SandboxReset') return;
+    const event = decodeEvent(stored);
     if (event.type === 'UsageRecorded') {
       // A batch of an earlier sandbox generation landing after its reset holds nothing, as the reset's subscriptions.
       if (this.generations.outdated(event.metadata)) return;
-      const { data } = decodeEvent(event) as unknown as UsageEvent<'UsageRecorded'>;
+      const { data } = event;
       const batch = this.batches.add(this.numberOf(data.subscriptionId, data.organisationId), event.revision);
       for (const group of data.groups) for (const usage of group.events) this.levels.add(fingerprintOf(keyOf(data.organisationId, usage.eventId)), batch);
     } else if (event.type === 'SandboxReset') {
-      const { organisationId, generation } = (decodeEvent(event) as unknown as OrganisationEvent<'SandboxReset'>).data;
+      const { organisationId, generation } = event.data;
       this.generations.reset(organisationId, generation);
       for (const number of this.byOrganisation.get(organisationId) ?? []) {
         this.reset.add(number);

@@ -120,7 +120,7 @@ export class UsageStates {
     for (let from = known + 1; from <= snapshot.revision; from += FOLD_PAGE) {
       const page = await this.store.readStreamToFold(streamId, from, Math.min(FOLD_PAGE, snapshot.revision + 1 - from));
       for (const stored of page) {
-        const decoded = decodeEvent(stored) as unknown as UsageEvent;
+        const decoded = decodeEvent(stored);
         if (decoded.type === 'UsageRecorded') keepStoredIds(state.ids, stored.revision, decoded.data);
       }
     }

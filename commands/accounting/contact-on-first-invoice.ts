@@ -2,7 +2,7 @@ import type { CustomerState } from '../../domain/customer/decider';
 import type { OpenOrganisation } from '../../domain/organisation/state';
 import type { AccountingSystem } from '../../infra/accounting/port';
 import type { CommandDeps } from '../plumbing/deps';
-import type { Caller } from '../plumbing/metadata';
+import { type Caller, refOf } from '../plumbing/metadata';
 import { customerCommand } from '../plumbing/customer-command';
 
 /**
@@ -24,9 +24,6 @@ export const contactOnFirstInvoice = async (
   const contact =
     (await ledger.findContactByNumber(customer.code)) ??
     (await ledger.createContact({ name: customer.name ?? customer.code, contactNumber: customer.code }, `contact-${customer.customerId}`));
-  const linked = await customerCommand(deps, customer.customerId, { type: 'LinkContact', accountingContactId: contact.id }, caller, {
-    id: organisation.organisationId,
-    livemode: organisation.livemode,
-  });
+  const linked = await customerCommand(deps, customer.customerId, { type: 'LinkContact', accountingContactId: contact.id }, caller, refOf(organisation));
   return linked.state.status === 'none' ? null : linked.state.accountingContactId;
 };

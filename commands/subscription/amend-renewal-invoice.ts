@@ -6,7 +6,7 @@ import { AccountingRefused, type AccountingSystem } from '../../infra/accounting
 import { derivedId } from '../../infra/ids';
 import { documentNotAvailable } from '../../domain/subscription/change-units';
 import type { CommandDeps } from '../plumbing/deps';
-import type { Caller } from '../plumbing/metadata';
+import { type Caller, refOf } from '../plumbing/metadata';
 import { invoiceCommand } from '../plumbing/invoice-command';
 import { accountingLines } from '../accounting/push-invoice';
 
@@ -36,8 +36,5 @@ export const amendRenewalInvoice = async (
       throw error;
     }
   }
-  return invoiceCommand(deps, invoiceId, { type: 'AmendInvoiceLines', invoiceId, changeId: change.changeId, lines, subtotal, total }, caller, {
-    id: org.organisationId,
-    livemode: org.livemode,
-  });
+  return invoiceCommand(deps, invoiceId, { type: 'AmendInvoiceLines', invoiceId, changeId: change.changeId, lines, subtotal, total }, caller, refOf(org));
 };

@@ -9,7 +9,7 @@ import type { DueStep, RunScheduledStep } from '../../domain/subscription/schedu
 import { derivedId } from '../../infra/ids';
 import type { CommandDeps } from '../plumbing/deps';
 import { invoiceCommand } from '../plumbing/invoice-command';
-import type { Caller } from '../plumbing/metadata';
+import { type Caller, refOf } from '../plumbing/metadata';
 import { usageTotalsFrom } from '../plumbing/usage-states';
 import { subscriptionCommand } from '../plumbing/subscription-command';
 
@@ -33,7 +33,7 @@ const raiseRenewalInvoice = (deps: CommandDeps, caller: Caller, org: OpenOrganis
     now,
     paymentTermsDays: org.settings.paymentTermsDays,
   });
-  await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...invoice }, caller, { id: org.organisationId, livemode: org.livemode });
+  await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...invoice }, caller, refOf(org));
 };
 
 /**
@@ -60,6 +60,5 @@ export const runScheduledStep = async (deps: CommandDeps, caller: Caller, org: O
     cpi,
     usageFrom,
   };
-  const ref = { id: org.organisationId, livemode: org.livemode };
-  return subscriptionCommand(deps, subscriptionId, command, caller, ref, raiseRenewalInvoice(deps, caller, org, now), loaded);
+  return subscriptionCommand(deps, subscriptionId, command, caller, refOf(org), raiseRenewalInvoice(deps, caller, org, now), loaded);
 };

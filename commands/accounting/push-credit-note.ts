@@ -1,84 +1,78 @@
+import type { CreditNoteCommand } from '../../domain/credit-note/decider';
+import type { CreditNoteEvent, CreditNoteLine } from '../../domain/credit-note/events';
 import type { OpenOrganisation } from '../../domain/organisation/state';
-import type { CreditNoteEvent } from '../../domain/credit-note/events';
 import { formatMoney, min, parseMoney } from '../../domain/pricing/money';
-import { AccountingRefused, type AccountingSystem, AccountingUnavailable } from '../../infra/accounting/port';
+import { type AccountingCreditNote, AccountingRefused, type AccountingSystem, AccountingUnavailable } from '../../infra/accounting/port';
 import { derivedId } from '../../infra/ids';
-import type { CommandDeps } from '../plumbing/deps';
-import { customerCommand } from '../plumbing/customer-command';
-import { invoiceCommand } from '../plumbing/invoice-command';
-import type { PushOutcome } from './push-invoice';
-import type { Caller } from '../plumbing/metadata';
 import { creditNoteCommand } from '../plumbing/credit-note-command';
+import { customerCommand } from '../plumbing/customer-command';
+import type { CommandDeps } from '../plumbing/deps';
+import { invoiceCommand } from '../plumbing/invoice-command';
+import { type Caller, refOf } from '../plumbing/metadata';
+import { accountingLines, type DocumentLine } from './accounting-lines';
+import { NOTHING_TO_DO, type PushOutcome, pushDocument } from './push-document';
 
 type Deps = CommandDeps & { accounting: AccountingSystem };
 type RaisedCreditNote = Extract<Awaited<ReturnType<typeof creditNoteCommand.load>>['state'], { status: 'raised' }>;
+
+/** A credit note's line as the accounting system takes it: one unit of what it credits, to revenue. */
+const asDocumentLine = (line: CreditNoteLine): DocumentLine => ({ name: line.name, description: line.description, quantity: '1', unitAmount: line.amount, account: 'revenue' });
 
 /**
  * Sends a raised credit note to the accounting system (approved, so its credit can be applied), keyed
  * by its own id so a retry never makes a second one; allocates it to the invoice it reduces where the
  * accounting system allows (that invoice approved and owing); then records both in one append, so a
  * reader never sees it synced without the allocation made with it. A refused allocation leaves the
- * credit unallocated, never fails the push. Outcomes as for an invoice: a refusal is recorded as
- * failed, an outage records nothing (the worker tries again).
+ * credit unallocated, never fails the push. Outcomes as for an invoice (`pushDocument`).
  */
 export const pushCreditNote = async (deps: Deps, caller: Caller, organisation: OpenOrganisation, creditNoteId: string): Promise<PushOutcome> => {
-  const { state } = await creditNoteCommand.load(deps.store, creditNoteId);
-  if (state.status !== 'raised' || state.sync === 'failed') return { position: 0n, outcome: 'nothing_to_do', error: null };
-  const ref = { id: organisation.organisationId, livemode: organisation.livemode };
-  const record = (command: Parameters<typeof creditNoteCommand>[2]) => creditNoteCommand(deps, creditNoteId, command, caller, ref);
+  const loaded = await creditNoteCommand.load(deps.store, creditNoteId);
+  const { state } = loaded;
+  if (state.status !== 'raised' || state.sync === 'failed') return NOTHING_TO_DO;
+  const record = (command: CreditNoteCommand) => creditNoteCommand(deps, creditNoteId, command, caller, refOf(organisation), undefined, loaded);
 
   if (state.sync === 'synced') {
     // Pushed by an earlier run that stopped before allocating: allocate now.
     const allocation = state.accountingCreditNoteId ? await allocationFor(deps, organisation, state, state.accountingCreditNoteId, state.remainingCredit) : null;
-    if (!allocation) return { position: 0n, outcome: 'nothing_to_do', error: null };
-    return { position: (await record({ type: 'RecordCreditNoteAllocated', ...allocation })).position, outcome: 'nothing_to_do', error: null };
+    if (!allocation) return NOTHING_TO_DO;
+    return { ...NOTHING_TO_DO, position: (await record({ type: 'RecordCreditNoteAllocated', ...allocation })).position };
   }
 
-  const fail = async (error: string): Promise<PushOutcome> => ({
-    position: (await record({ type: 'RecordCreditNoteSyncFailed', creditNoteId, error })).position,
-    outcome: 'refused',
-    error,
-  });
-  const accounting = organisation.accounting;
-  if (!accounting) return fail('No accounting system is connected to this organisation.');
   const note = state.creditNote;
-  const customer = await customerCommand.load(deps.store, note.customerId);
-  if (customer.state.status === 'none' || !customer.state.accountingContactId) return fail('The customer has no contact in the accounting system.');
-  try {
-    const pushed = await deps.accounting.tenant(accounting.tenantId).createCreditNote(
-      {
-        contactId: customer.state.accountingContactId,
-        reference: note.reference,
-        date: note.creditNoteDate.slice(0, 10),
-        currency: note.currency,
-        status: 'approved',
-        lines: note.lines.map((line) => ({
-          description: [line.name, line.description].filter(Boolean).join(' — '),
-          quantity: '1',
-          unitAmount: line.amount,
-          accountCode: accounting.revenueAccount ?? '',
-        })),
-      },
-      creditNoteId,
-    );
-    const allocation = await allocationFor(deps, organisation, state, pushed.id, pushed.remainingCredit);
-    const synced = await record({
-      type: 'RecordCreditNoteSynced',
-      creditNoteId,
-      accountingCreditNoteId: pushed.id,
-      number: pushed.number,
-      status: pushed.status,
-      total: pushed.total,
-      remainingCredit: pushed.remainingCredit,
-      sent: pushed.sentToContact,
-      ...(allocation ? { allocation } : {}),
-    });
-    return { position: synced.position, outcome: 'synced', error: null };
-  } catch (error) {
-    if (error instanceof AccountingRefused) return fail(error.message);
-    if (error instanceof AccountingUnavailable) return { position: 0n, outcome: 'unavailable', error: error.message };
-    throw error;
-  }
+  return pushDocument<AccountingCreditNote, CreditNoteCommand>(deps, organisation, {
+    contactId: async () => {
+      const customer = await customerCommand.load(deps.store, note.customerId);
+      return customer.state.status === 'none' ? null : customer.state.accountingContactId;
+    },
+    create: (tenant, contactId, accounting) =>
+      tenant.createCreditNote(
+        {
+          contactId,
+          reference: note.reference,
+          date: note.creditNoteDate.slice(0, 10),
+          currency: note.currency,
+          status: 'approved',
+          lines: accountingLines(note.lines.map(asDocumentLine), accounting),
+        },
+        creditNoteId,
+      ),
+    synced: async (pushed) => {
+      const allocation = await allocationFor(deps, organisation, state, pushed.id, pushed.remainingCredit);
+      return {
+        type: 'RecordCreditNoteSynced',
+        creditNoteId,
+        accountingCreditNoteId: pushed.id,
+        number: pushed.number,
+        status: pushed.status,
+        total: pushed.total,
+        remainingCredit: pushed.remainingCredit,
+        sent: pushed.sentToContact,
+        ...(allocation ? { allocation } : {}),
+      };
+    },
+    failed: (error) => ({ type: 'RecordCreditNoteSyncFailed', creditNoteId, error }),
+    record,
+  });
 };
 
 /** Allocates the credit to the invoice it reduces, keyed by a derived id; what was allocated, or null where it was not allowed. */

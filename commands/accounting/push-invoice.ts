@@ -1,33 +1,18 @@
-import type { InvoiceLine } from '../../domain/invoice/events';
-import type { AccountingConnection, OpenOrganisation } from '../../domain/organisation/state';
-import { AccountingRefused, type AccountingSystem, AccountingUnavailable, type LineInput } from '../../infra/accounting/port';
-import type { CommandDeps } from '../plumbing/deps';
-import { contactOnFirstInvoice } from './contact-on-first-invoice';
+import type { InvoiceCommand } from '../../domain/invoice/decider';
+import type { OpenOrganisation } from '../../domain/organisation/state';
+import type { AccountingInvoice, AccountingSystem } from '../../infra/accounting/port';
 import { customerCommand } from '../plumbing/customer-command';
+import type { CommandDeps } from '../plumbing/deps';
 import { invoiceCommand } from '../plumbing/invoice-command';
-import type { Caller } from '../plumbing/metadata';
+import { type Caller, refOf } from '../plumbing/metadata';
+import { accountingLines } from './accounting-lines';
+import { contactOnFirstInvoice } from './contact-on-first-invoice';
+import { NOTHING_TO_DO, type PushOutcome, pushDocument } from './push-document';
 
 /**
- * What a push came to: `synced` and `refused` are recorded on the invoice; `unavailable` (a 5xx, a
- * timeout, no connection) records nothing and leaves it pending for the worker to try again;
- * `nothing_to_do` when it was already synced or is not raised.
- */
-export type PushOutcome = Readonly<{ position: bigint; outcome: 'synced' | 'refused' | 'unavailable' | 'nothing_to_do'; error: string | null }>;
-
-/** An invoice's lines as the accounting system takes them: `usage` lines to the usage revenue account, the rest to revenue. */
-export const accountingLines = (lines: readonly InvoiceLine[], accounting: AccountingConnection): LineInput[] =>
-  lines.map((line) => ({
-    description: [line.name, line.description].filter(Boolean).join(' — '),
-    quantity: line.quantity,
-    unitAmount: line.unitAmount,
-    accountCode: (line.account === 'usage_revenue' ? accounting.usageRevenueAccount : accounting.revenueAccount) ?? '',
-  }));
-
-/**
- * Sends a raised invoice to the accounting system, keyed by the invoice's own id so a retry never
- * makes a second document, and records the outcome: synced with its number and total, or failed
- * with the system's message when it refused. An outage records nothing: the invoice stays pending
- * and the accounting sync worker pushes it again.
+ * Sends a raised invoice to the accounting system as a draft, keyed by the invoice's own id, and
+ * records it synced with its number and total (`pushDocument` says what else may come of it). A
+ * customer copied into a sandbox gets its contact on its first invoice.
  */
 export const pushInvoice = async (
   deps: CommandDeps & { accounting: AccountingSystem },
@@ -35,54 +20,42 @@ export const pushInvoice = async (
   organisation: OpenOrganisation,
   invoiceId: string,
 ): Promise<PushOutcome> => {
-  const invoiceNow = await invoiceCommand.load(deps.store, invoiceId);
-  const { state } = invoiceNow;
-  if (state.status !== 'raised' || state.sync !== 'pending') return { position: 0n, outcome: 'nothing_to_do', error: null };
-  const organisationRef = { id: organisation.organisationId, livemode: organisation.livemode };
-  // Recorded from the state pushed: a change meanwhile fails the append's revision check, and the retry reads only what changed.
-  const record = (command: Parameters<typeof invoiceCommand>[2]) => invoiceCommand(deps, invoiceId, command, caller, organisationRef, undefined, invoiceNow);
-  const fail = async (error: string): Promise<PushOutcome> => ({
-    position: (await record({ type: 'RecordInvoiceSyncFailed', invoiceId, error })).position,
-    outcome: 'refused',
-    error,
-  });
-
-  const accounting = organisation.accounting;
-  if (!accounting) return fail('No accounting system is connected to this organisation.');
+  const loaded = await invoiceCommand.load(deps.store, invoiceId);
+  const { state } = loaded;
+  if (state.status !== 'raised' || state.sync !== 'pending') return NOTHING_TO_DO;
   const invoice = state.invoice;
-  const customer = await customerCommand.load(deps.store, invoice.customerId);
-  const noContact = 'The customer has no contact in the accounting system.';
-  if (customer.state.status === 'none') return fail(noContact);
-  try {
-    const contactId = await contactOnFirstInvoice(deps, caller, organisation, customer.state);
-    if (contactId === null) return fail(noContact);
-    const pushed = await deps.accounting.tenant(accounting.tenantId).createInvoice(
-      {
-        contactId,
-        reference: invoice.reference,
-        date: invoice.invoiceDate.slice(0, 10),
-        dueDate: invoice.dueDate?.slice(0, 10) ?? null,
-        currency: invoice.currency,
-        status: 'draft',
-        lines: accountingLines(invoice.lines, accounting),
-      },
-      invoiceId,
-    );
-    const synced = await record({
-      type: 'RecordInvoiceSynced',
-      invoiceId,
-      accountingInvoiceId: pushed.id,
-      number: pushed.number,
-      status: pushed.status,
-      total: pushed.total,
-      amountPaid: pushed.amountPaid,
-      creditNoteAmount: pushed.amountCredited,
-      sent: pushed.sentToContact,
-    });
-    return { position: synced.position, outcome: 'synced', error: null };
-  } catch (error) {
-    if (error instanceof AccountingRefused) return fail(error.message);
-    if (error instanceof AccountingUnavailable) return { position: 0n, outcome: 'unavailable', error: error.message };
-    throw error;
-  }
+  return pushDocument<AccountingInvoice, InvoiceCommand>(deps, organisation, {
+    contactId: async () => {
+      const customer = await customerCommand.load(deps.store, invoice.customerId);
+      return customer.state.status === 'none' ? null : contactOnFirstInvoice(deps, caller, organisation, customer.state);
+    },
+    create: (tenant, contactId, accounting) =>
+      tenant.createInvoice(
+        {
+          contactId,
+          reference: invoice.reference,
+          date: invoice.invoiceDate.slice(0, 10),
+          dueDate: invoice.dueDate?.slice(0, 10) ?? null,
+          currency: invoice.currency,
+          status: 'draft',
+          lines: accountingLines(invoice.lines, accounting),
+        },
+        invoiceId,
+      ),
+    synced: (pushed) =>
+      Promise.resolve({
+        type: 'RecordInvoiceSynced',
+        invoiceId,
+        accountingInvoiceId: pushed.id,
+        number: pushed.number,
+        status: pushed.status,
+        total: pushed.total,
+        amountPaid: pushed.amountPaid,
+        creditNoteAmount: pushed.amountCredited,
+        sent: pushed.sentToContact,
+      }),
+    failed: (error) => ({ type: 'RecordInvoiceSyncFailed', invoiceId, error }),
+    // Recorded from the state pushed: a change meanwhile fails the append's revision check, and the retry reads only what changed.
+    record: (command) => invoiceCommand(deps, invoiceId, command, caller, refOf(organisation), undefined, loaded),
+  });
 };

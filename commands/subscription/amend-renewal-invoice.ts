@@ -8,7 +8,7 @@ import { documentNotAvailable } from '../../domain/subscription/change-units';
 import type { CommandDeps } from '../plumbing/deps';
 import { type Caller, refOf } from '../plumbing/metadata';
 import { invoiceCommand } from '../plumbing/invoice-command';
-import { accountingLines } from '../accounting/push-invoice';
+import { accountingLines } from '../accounting/accounting-lines';
 
 /**
  * `document: amend`: rewrites the renewal invoice's lines for the change (the next period at the new

@@ -13,7 +13,7 @@ import { invoiceCommand } from '../plumbing/invoice-command';
 import { loadOpenOrganisation } from '../plumbing/load-open-organisation';
 import { planCommand } from '../plumbing/plan-command';
 import { subscriptionCommand } from '../plumbing/subscription-command';
-import { type CustomerInput, importCustomer, type ImportDeps } from '../customer/import-customer';
+import { type CustomerInput, importCustomerInto, type ImportDeps } from '../customer/import-customer';
 import { customerIdFor, planIdFor } from '../plumbing/ids-by-code';
 import { type Caller, refOf } from '../plumbing/metadata';
 import { latestPosition } from '../plumbing/positions';
@@ -110,7 +110,7 @@ export const createSubscription = async (
   // The decider has checked every rule when this runs, so a refused request creates no customer.
   const createCustomer = async () => {
     if (command.customer.status === 'none' && input.createCustomer) {
-      await importCustomer(deps, caller, organisation, { code: input.customerCode, ...input.createCustomer }, {
+      await importCustomerInto(deps, caller, org, { code: input.customerCode, ...input.createCustomer }, {
         requester: 'api',
         params: CREATE_CUSTOMER_PARAMS,
       });

@@ -21,6 +21,8 @@ const refused = {
   projections: [upward(['service', 'demo', 'api', 'workers', 'commands'])],
   workers: [upward(['service', 'demo', 'api'])],
   api: [upward(['service', 'demo', 'workers']), noFolding],
+  // The examples are an integrator's code: they reach the service through its HTTP API only.
+  examples: [{ ...upward([...FOLDERS, 'tests', 'bench']), message: 'examples/ use the service through its HTTP API only.' }],
 };
 /** The floors inside a folder: each sub-folder (by its path there) with the sub-folders it may not import, beside what the folder may not. */
 const inside = (folder, floors) =>
@@ -54,7 +56,8 @@ const floors = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+  // examples/billing-api.d.ts is generated (npm run client:types).
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '**/*.js', '**/*.mjs', 'examples/billing-api.d.ts'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },

@@ -12,12 +12,14 @@ const refused: Case[] = [
   ['api/route.ts', "import './public/idempotency';"],
   ['api/admin/accounting.ts', "import '../../commands/plumbing/handle';"],
   ['api/public/customers.ts', "import '../../service/services';"],
+  ['examples/integration.ts', "import '../api/app';"],
 ];
 const allowed: Case[] = [
   ['commands/plumbing/handle.ts', "import '../../domain/event-catalogue';"],
   ['projections/read-models/customers.ts', "import '../../infra/read-store/port';"],
   ['api/app.ts', "import './public/customers';"],
   ['service/services.ts', "import '../api/app';"],
+  ['examples/integration.ts', "import './billing-api';"],
 ];
 const oneLevelDeep: Case = ['domain/event-catalogue.ts', "import { newId } from '../infra/ids';\nvoid newId;"];
 // Inside commands/: the plumbing below the features, the features beside each other, sandbox/ and subscription/ above them.

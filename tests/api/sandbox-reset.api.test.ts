@@ -374,9 +374,23 @@ describe('POST /admin/v1/organisations/{sandbox}/reset', () => {
           expect(created.status).toBe(201);
           return created.body.id as string;
         };
-        /** Until the command reaches the held append (failing, not waiting for ever, should it end before it). */
-        const reached = (hold: { waiting: Promise<void> }, command: Promise<unknown>) =>
-          Promise.race([hold.waiting, command.then(() => Promise.reject(new Error('the command ended before the held append')))]);
+        /**
+         * Runs the command until it reaches its first append to a stream starting with `prefix`, resets the sandbox meanwhile,
+         * then lets the append through: what the command answers (it fails, rather than waits for ever, should it end before).
+         */
+        const resetDuring = async <T>(prefix: string, command: () => Promise<T>): Promise<T> => {
+          const hold = holdAppend(prefix);
+          try {
+            const running = command();
+            await Promise.race([hold.waiting, running.then(() => Promise.reject(new Error('the command ended before the held append')))]);
+            expect((await reset({ catalogue: true })).status).toBe(200);
+            hold.release();
+            return await running;
+          } finally {
+            hold.release();
+            hold.restore();
+          }
+        };
         /** Once the read models have followed the log past `position`, the ids the sandbox lists of `path`. */
         const listedAfter = async (position: bigint, path: string) => {
           expect(await service.services.projections.waitFor(position)).toBe(true);
@@ -385,24 +399,15 @@ describe('POST /admin/v1/organisations/{sandbox}/reset', () => {
 
         it('a unit change’s invoice', async () => {
           const subscriptionId = await subscribed('ghost-units', { plan_code: 'seats', units: 2 });
-          const hold = holdAppend('subscription-');
-          let changed: Awaited<ReturnType<typeof changeUnits>>;
-          try {
-            const changing = changeUnits(service.services, elsewhere(), { organisationId: sandboxId, apiKeyId: testKeyId, idempotencyKey: 'ghost-units' }, subscriptionId, {
+          const changed = await resetDuring('subscription-', () =>
+            changeUnits(service.services, elsewhere(), { organisationId: sandboxId, apiKeyId: testKeyId, idempotencyKey: 'ghost-units' }, subscriptionId, {
               units: 5,
               prorate: true,
               prorationBehaviour: null,
               effectiveDate: '2026-03-15',
               document: null,
-            });
-            await reached(hold, changing);
-            expect((await reset({ catalogue: true })).status).toBe(200);
-            hold.release();
-            changed = await changing;
-          } finally {
-            hold.release();
-            hold.restore();
-          }
+            }),
+          );
           expect(changed.change.invoiceId).not.toBeNull();
           expect(await listedAfter(changed.position, '/v1/invoices')).not.toContain(changed.change.invoiceId);
         });
@@ -413,18 +418,7 @@ describe('POST /admin/v1/organisations/{sandbox}/reset', () => {
           expect(usage.body.results).toEqual([{ event_id: 'ghost-1', status: 'created' }]);
           // Ended now, its last period can be billed at once.
           expect((await app().post(`/v1/subscriptions/${subscriptionId}/end`).set(test).set('Idempotency-Key', 'ghost-end').send({ when: 'now' })).status).toBe(200);
-          const hold = holdAppend('usage-');
-          let billed: Awaited<ReturnType<typeof billUsagePeriod>>;
-          try {
-            const billing = billUsagePeriod(service.services, { organisationId: sandboxId, subscriptionId, periodStart: '2026-03-15' }, elsewhere());
-            await reached(hold, billing);
-            expect((await reset({ catalogue: true })).status).toBe(200);
-            hold.release();
-            billed = await billing;
-          } finally {
-            hold.release();
-            hold.restore();
-          }
+          const billed = await resetDuring('usage-', () => billUsagePeriod(service.services, { organisationId: sandboxId, subscriptionId, periodStart: '2026-03-15' }, elsewhere()));
           expect(billed.invoiceId).not.toBeNull();
           expect(await listedAfter(billed.position, '/v1/invoices')).not.toContain(billed.invoiceId);
         });

@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import { sandboxWriteGateOf } from '../../commands/organisation/sandbox-write-gate';
+import { sandboxWriteGateOf } from '../../commands/sandbox/sandbox-write-gate';
 import type { ApiDeps } from '../deps';
 import { notFound } from '../errors';
 import { sandboxWrites } from '../middleware/sandbox-writes';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Request, Response } from 'express';
 import { Eta } from 'eta';
 import { projectRoot } from '../../infra/threads/compiled-script';
-import type { OrganisationDoc } from '../../projections/organisations';
+import type { OrganisationDoc } from '../../projections/read-models/organisations';
 import { format } from './format';
 import { csrf } from './security';
 import { signedIn } from './session';

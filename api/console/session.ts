@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import session from 'express-session';
 import createMemoryStore from 'memorystore';
-import type { Caller } from '../../commands/metadata';
+import type { Caller } from '../../commands/plumbing/metadata';
 
 declare module 'express-session' {
   interface SessionData {

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { importCustomer } from '../../commands/customer/import-customer';
-import { CUSTOMERS, type CustomerDoc } from '../../projections/customers';
+import { CUSTOMERS, type CustomerDoc } from '../../projections/read-models/customers';
 import type { ApiDeps } from '../deps';
 import { findOwned } from '../find-owned';
 import { CUSTOMER_READ } from '../object-reads';

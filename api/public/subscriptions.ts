@@ -1,8 +1,8 @@
 import type { Router } from 'express';
-import { awaitSync } from '../../commands/await-sync';
+import { awaitSync } from '../../commands/accounting/await-sync';
 import { createSubscription } from '../../commands/subscription/create-subscription';
-import { INVOICES, type InvoiceDoc } from '../../projections/invoices';
-import { SUBSCRIPTIONS, type SubscriptionDoc } from '../../projections/subscriptions';
+import { INVOICES, type InvoiceDoc } from '../../projections/read-models/invoices';
+import { SUBSCRIPTIONS, type SubscriptionDoc } from '../../projections/read-models/subscriptions';
 import type { ApiDeps } from '../deps';
 import { findOwned } from '../find-owned';
 import { INVOICE_READ, SUBSCRIPTION_READ } from '../object-reads';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import type { BrowserContext, Page, Response } from 'playwright-core';
-import { startDemoAccountingServer } from '../../infra/accounting/demo-server/start';
+import { startDemoAccountingServer } from '../../demo/start';
 import { describeInBrowser, launchBrowser, screenshotDir, seriousViolations } from '../support/browser';
 import { serviceClient } from '../support/service-client';
 import { ensureBuilt, type ServiceProcess, startServiceProcess } from '../support/service-process';

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { objectHistoryPage } from '../../../projections/history';
+import { objectHistoryPage } from '../../../projections/queries/history';
 import type { ApiDeps } from '../../deps';
 import { toEventObject } from '../../schemas/audit';
 

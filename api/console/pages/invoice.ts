@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { invoiceCommand } from '../../../commands/invoice/invoice-command';
+import { invoiceCommand } from '../../../commands/plumbing/invoice-command';
 import { lineUsageEvents } from '../../admin/audit';
 import type { ApiDeps } from '../../deps';
 import { getObject, INVOICE_READ } from '../../object-reads';

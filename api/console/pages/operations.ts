@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import type { ApiDeps } from '../../deps';
 import { conflict } from '../../errors';
-import { RebuildRunning } from '../../../projections/runner';
+import { RebuildRunning } from '../../../projections/engine/runner';
 import { toProjectionObject, toRebuildObject } from '../../schemas/projections';
 import { command, page, type PageLoader } from '../page';
 

@@ -1,12 +1,12 @@
 import type { Request, Router } from 'express';
 import { DateTime } from 'luxon';
-import { awaitSync } from '../../../commands/await-sync';
+import { awaitSync } from '../../../commands/accounting/await-sync';
 import { changeUnits } from '../../../commands/subscription/change-units';
 import { endSubscription } from '../../../commands/subscription/end-subscription';
 import type { LifecycleContext } from '../../../commands/subscription/load-subscription';
 import { restoreSubscription } from '../../../commands/subscription/restore-subscription';
-import { subscriptionAsOf } from '../../../projections/as-of';
-import type { OrganisationDoc } from '../../../projections/organisations';
+import { subscriptionAsOf } from '../../../projections/queries/as-of';
+import type { OrganisationDoc } from '../../../projections/read-models/organisations';
 import type { ApiDeps } from '../../deps';
 import { ApiError, invalidParameter } from '../../errors';
 import { CREDIT_NOTE_READ, CUSTOMER_READ, getObject, INVOICE_READ, listObjects, PLAN_READ, SUBSCRIPTION_READ } from '../../object-reads';

@@ -1,7 +1,7 @@
 import type { Request, Router } from 'express';
 import { createWebhookEndpoint, rollWebhookSecret, sendWebhookTest, updateWebhookEndpoint } from '../../../commands/webhook/save-webhook-endpoint';
-import { WEBHOOK_DELIVERIES } from '../../../projections/webhook-deliveries';
-import { WEBHOOK_ENDPOINTS, type WebhookEndpointDoc } from '../../../projections/webhook-endpoints';
+import { WEBHOOK_DELIVERIES } from '../../../infra/webhooks/deliveries';
+import { WEBHOOK_ENDPOINTS, type WebhookEndpointDoc } from '../../../projections/read-models/webhook-endpoints';
 import type { ApiDeps } from '../../deps';
 import { findOwned } from '../../find-owned';
 import { listPage } from '../../paging';

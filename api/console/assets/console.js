@@ -42,28 +42,37 @@
     if (wasRunning) poll();
   }
 
-  // A bar chart of monthly MRR with its movements stacked, drawn with uPlot from the table's data.
+  // The revenue page: each month's closing MRR as bars, what was kept and each movement that added to it stacked,
+  // drawn with uPlot from the figures the page's table shows. A stack is drawn tallest first, each part over it.
   function drawRevenue(box) {
     if (typeof window.uPlot !== 'function') return;
     var data = JSON.parse(box.getAttribute('data-series'));
-    var colours = ['#1f6feb', '#2da44e', '#8250df', '#bf8700', '#cf222e'];
-    var series = [{}].concat(data.series.map(function (s, i) {
-      return { label: s.label, stroke: colours[i % colours.length], fill: colours[i % colours.length] + '99', paths: window.uPlot.paths.bars({ size: [0.6, 64] }) };
-    }));
-    // Stacked: each series is drawn as the running total of those before it.
-    var stacked = data.series.map(function () { return []; });
-    data.months.forEach(function (_m, j) {
+    var colours = ['#57606a', '#1f6feb', '#2da44e', '#8250df'];
+    var totals = data.series.map(function () { return []; });
+    data.months.forEach(function (_month, j) {
       var sum = 0;
-      data.series.forEach(function (s, i) { sum += s.values[j]; stacked[i][j] = sum; });
+      data.series.forEach(function (part, i) { sum += part.values[j]; totals[i][j] = sum; });
     });
-    var x = data.months.map(function (_m, j) { return j; });
+    var order = data.series.map(function (_part, i) { return i; }).reverse();
+    var series = [{ label: 'Month', value: function (_u, j) { return data.months[j] || ''; } }].concat(order.map(function (i) {
+      var part = data.series[i];
+      return {
+        label: part.label,
+        stroke: colours[i % colours.length],
+        fill: colours[i % colours.length],
+        paths: window.uPlot.paths.bars({ size: [0.6, 48] }),
+        points: { show: false },
+        value: function (_u, _v, _s, j) { return j === null || j === undefined ? '' : part.values[j].toFixed(2); },
+      };
+    }));
+    var x = data.months.map(function (_month, j) { return j; });
     new window.uPlot({
       width: Math.min(box.clientWidth || 800, 960),
-      height: 320,
+      height: 300,
+      scales: { x: { time: false, range: [-0.5, data.months.length - 0.5] } },
+      axes: [{ splits: function () { return x; }, values: function (_u, ticks) { return ticks.map(function (t) { return data.months[t] || ''; }); } }, { label: 'MRR (' + data.currency + ')' }],
       series: series,
-      axes: [{ values: function (_u, ticks) { return ticks.map(function (t) { return data.months[t] || ''; }); } }, {}],
-      scales: { x: { time: false } },
-    }, [x].concat(stacked.slice().reverse()), box);
+    }, [x].concat(order.map(function (i) { return totals[i]; })), box);
   }
 
   document.addEventListener('DOMContentLoaded', function () {

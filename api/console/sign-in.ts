@@ -7,8 +7,13 @@ import { signedIn } from './session';
 
 const SIGN_IN_ATTEMPTS_A_MINUTE = 10;
 
-const signInPage = (req: Request, res: Response, status: number, alert: string | null): void =>
+/** How long the session behind a sign-in form lives: one a visitor makes by asking for the form is not kept for 8 hours. */
+const SIGN_IN_FORM_MS = 15 * 60 * 1000;
+
+const signInPage = (req: Request, res: Response, status: number, alert: string | null): void => {
+  if (!signedIn(req)) req.session.cookie.maxAge = SIGN_IN_FORM_MS;
   renderPage(req, res, status, { view: 'sign-in', title: 'Sign in', data: { alert } });
+};
 
 const regenerate = (req: Request): Promise<void> => new Promise((resolve, reject) => req.session.regenerate((error) => (error ? reject(error as Error) : resolve())));
 

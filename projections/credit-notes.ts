@@ -3,6 +3,7 @@ import type { CreditNoteEvent, CreditNoteRaisedData } from '../domain/credit-not
 import { formatMoney, parseMoney } from '../domain/pricing/money';
 import { amountOutput } from './amount';
 import { INVOICE_STATUSES } from './invoices';
+import { listIndexes } from './list-indexes';
 import type { Projection } from './projection';
 
 export const CREDIT_NOTES = 'credit_notes';
@@ -84,10 +85,7 @@ export const creditNotesProjection: Projection = {
   name: 'credit_notes',
   version: 1,
   collections: [CREDIT_NOTES],
-  indexes: [
-    { collection: CREDIT_NOTES, fields: ['_organisation', 'created'] },
-    { collection: CREDIT_NOTES, fields: ['_organisation', 'subscription'] },
-  ],
+  indexes: [...listIndexes(CREDIT_NOTES, ['subscription', 'customer', 'status']), { collection: CREDIT_NOTES, fields: ['_organisation', 'accounting.credit_note_id'] }],
   handles: ['CreditNoteRaised', 'CreditNoteSynced', 'CreditNoteSyncFailed', 'CreditNoteAllocated', 'CreditNoteStatusObserved'],
   apply: async (event, context) => {
     const typed = event as unknown as CreditNoteEvent;

@@ -3,6 +3,7 @@ import type { CreditNoteAllocated } from '../domain/credit-note/events';
 import type { InvoiceEvent, InvoiceLine, InvoiceRaised } from '../domain/invoice/events';
 import { formatMoney, parseMoney } from '../domain/pricing/money';
 import { amountOutput } from './amount';
+import { listIndexes } from './list-indexes';
 import type { Projection, ProjectionContext } from './projection';
 
 export const INVOICES = 'invoices';
@@ -103,10 +104,8 @@ export const invoicesProjection: Projection = {
   name: 'invoices',
   version: 1,
   collections: [INVOICES],
-  indexes: [
-    { collection: INVOICES, fields: ['_organisation', 'created'] },
-    { collection: INVOICES, fields: ['_organisation', 'subscription'] },
-  ],
+  // The list's filters; the status poller finds invoices by the accounting system's id.
+  indexes: [...listIndexes(INVOICES, ['subscription', 'customer', 'status']), { collection: INVOICES, fields: ['_organisation', 'accounting.invoice_id'] }],
   handles: ['InvoiceRaised', 'InvoiceSynced', 'InvoiceSyncFailed', 'InvoiceRemoved', 'CreditNoteAllocated', 'InvoiceSyncRetryRequested', 'InvoiceStatusObserved', 'InvoiceLinesAmended'],
   apply: async (event, context) => {
     if (event.type === 'CreditNoteAllocated') return creditApplied(event as unknown as CreditNoteAllocated, context);

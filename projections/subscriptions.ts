@@ -9,6 +9,7 @@ import { amountAboveMinimum } from '../domain/pricing/usage-charge';
 import { pricingSnapshot, subscriptionMeter, type SubscriptionCreatedData, type SubscriptionEvent } from '../domain/subscription/events';
 import { billedMeterUsage, type UsagePeriodBilled } from '../domain/usage/events';
 import { amountOutput } from './amount';
+import { listIndexes } from './list-indexes';
 import type { Projection } from './projection';
 
 export const SUBSCRIPTIONS = 'subscriptions';
@@ -174,10 +175,7 @@ export const subscriptionsProjection: Projection = {
   name: 'subscriptions',
   version: 4,
   collections: [SUBSCRIPTIONS],
-  indexes: [
-    { collection: SUBSCRIPTIONS, fields: ['_organisation', 'created'] },
-    { collection: SUBSCRIPTIONS, fields: ['_organisation', 'customer'] },
-  ],
+  indexes: listIndexes(SUBSCRIPTIONS, ['customer', 'customer_code', 'status']),
   handles: [
     'SubscriptionCreated',
     'SubscriptionUnitsChanged',

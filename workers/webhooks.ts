@@ -17,6 +17,7 @@ import type { WorkerDeps } from './deps';
 import { LogFollower } from './log-follower';
 import { trackedObjects } from './tracked-objects';
 import { loopTurns } from '../infra/loop-turns';
+import { deleteInSteps } from '../infra/read-store/delete-in-steps';
 
 /** The decisions page's schedule: waits after each failed attempt, about 20 hours in all. */
 export const DEFAULT_RETRY_SCHEDULE_SECONDS = [30, 120, 600, 1800, 3600, 7200, 14400, 21600, 21600];
@@ -118,7 +119,10 @@ export const webhooks = (deps: WorkerDeps, options: WebhookOptions) => {
         await write(deliveries);
         deliveries = [];
         const { endpointId } = (decodeEvent(event) as unknown as WebhookEndpointEvent).data;
-        const gone = await deps.readStore.findAll<WebhookDeliveryDoc>(WEBHOOK_DELIVERIES, [{ field: 'endpoint', eq: endpointId }]);
+        const gone = await deps.readStore.findAll<WebhookDeliveryDoc>(WEBHOOK_DELIVERIES, [
+          { field: '_organisation', eq: organisationId },
+          { field: 'endpoint', eq: endpointId },
+        ]);
         if (gone.length > 0) await deps.readStore.commit(gone.map((d) => ({ op: 'delete' as const, collection: WEBHOOK_DELIVERIES, id: d.id })));
         continue;
       }
@@ -126,7 +130,7 @@ export const webhooks = (deps: WorkerDeps, options: WebhookOptions) => {
         await write(deliveries);
         deliveries = [];
         // Past webhook events and deliveries go with the reset; those still retrying stop (below).
-        await deps.readStore.commit([{ op: 'deleteWhere', collection: WEBHOOK_DELIVERIES, field: '_organisation', eq: organisationId }]);
+        await deleteInSteps(deps.readStore, WEBHOOK_DELIVERIES, '_organisation', organisationId);
         continue;
       }
       const endpoints = await enabledEndpoints(organisationId);

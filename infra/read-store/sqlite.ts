@@ -347,6 +347,18 @@ export class SqliteReadStore implements ReadStore {
     return upsert;
   }
 
+  deleteSomeWhere(collection: string, field: string, eq: string, limit: number): Promise<number> {
+    const name = this.ensureTable(collection);
+    const sql = `DELETE FROM ${name} WHERE rowid IN (SELECT rowid FROM ${name} WHERE ${this.fields(name)(field)} = ? LIMIT ?)`;
+    let staged;
+    try {
+      staged = stageInGroup(this.db, () => (this.prepare(sql).run(eq, limit) as { changes: number }).changes, { oneStatement: true });
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    return staged.committed.then(() => staged.value);
+  }
+
   checkpoint(name: string): Promise<bigint> {
     const row = this.prepare<[string], { position: string }>('SELECT position FROM projection_checkpoints WHERE name = ?')
       .get(name);

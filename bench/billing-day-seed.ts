@@ -1,13 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { customerStream } from '../domain/customer/events';
-import { subscriptionStream } from '../domain/subscription/events';
 import { loadConfig } from '../infra/config';
-import type { NewEvent } from '../infra/event-store/port';
-import { newEventId, newId } from '../infra/ids';
 import { silentLogger } from '../infra/logger';
 import { startService } from '../service/server';
+import { copySubscription } from './subscription-copies';
 
 /** What the served process of the billing day makes before the parent's load: `BENCH_SEED` as JSON. */
 export type BillingDaySeed = Readonly<{
@@ -35,15 +32,13 @@ export type BillingDayCounts = Readonly<{ raised: number; synced: number; renewe
 
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const COUNTED = { SubscriptionRenewalInvoiceRaised: 'raised', InvoiceSynced: 'synced', SubscriptionRenewed: 'renewed' } as const;
-/** Streams appended in one loop turn (one group commit) while seeding. */
-const SEED_TURN = 500;
 
 /**
  * The served process of the billing-day rows: the embedded service with its demonstration sandbox,
  * one subscription created over HTTP (with its customer and its contact in the demonstration
  * accounting system), then copied into the log under fresh ids until the sandbox holds `subscriptions`
- * of them, all renewing on one date (a copy is appended as a command would: customer, then
- * subscription; the first invoice is not copied, so nothing is pushed before the billing day). A
+ * of them, all renewing on one date (`copySubscription`; the first invoice is not copied, so nothing
+ * is pushed before the billing day). A
  * webhook endpoint for the parent's receiver is made last, so only the billing day is announced.
  */
 export const serveBillingDay = async (seed: BillingDaySeed) => {
@@ -67,25 +62,7 @@ export const serveBillingDay = async (seed: BillingDaySeed) => {
     'Idempotency-Key': 'billing-day-template',
   })) as { id: string; customer: string; renewal_date: string };
   const { store } = service.services;
-  const [customer] = await store.readStream(customerStream(template.customer));
-  const [subscription] = await store.readStream(subscriptionStream(template.id));
-  const copyOf = (event: NewEvent, data: Record<string, unknown>): NewEvent => ({ ...event, id: newEventId(), data: { ...(event.data as object), ...data } });
-  const ids: string[] = [template.id];
-  for (let first = 1; first < seed.subscriptions; first += SEED_TURN) {
-    const copies = Array.from({ length: Math.min(SEED_TURN, seed.subscriptions - first) }, (_, k) => {
-      const code = `B${first + k}`;
-      const customerId = newId('customer');
-      const subscriptionId = newId('subscription');
-      ids.push(subscriptionId);
-      return { code, customerId, subscriptionId };
-    });
-    await Promise.all(copies.map(({ code, customerId }) => store.append(customerStream(customerId), [copyOf(customer!, { customerId, code, name: `Billing Day ${code}` })], 'no_stream')));
-    await Promise.all(
-      copies.map(({ code, customerId, subscriptionId }) =>
-        store.append(subscriptionStream(subscriptionId), [copyOf(subscription!, { subscriptionId, customerId, customerCode: code })], 'no_stream'),
-      ),
-    );
-  }
+  const ids = [template.id, ...(await copySubscription(store, { subscriptionId: template.id, customerId: template.customer }, seed.subscriptions - 1))];
   await service.services.projections.waitFor(await store.headPosition(), 600_000);
 
   const readKeys: string[] = [];

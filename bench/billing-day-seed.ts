@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../infra/config';
 import { silentLogger } from '../infra/logger';
+import { enableGroupCommit } from '../infra/sqlite/group-commit';
 import { startService } from '../service/server';
+import { loopGaps } from './loop-gaps';
 import { copySubscription } from './subscription-copies';
 
 /** What the served process of the billing day makes before the parent's load: `BENCH_SEED` as JSON. */
@@ -27,8 +29,8 @@ export type BillingDayServed = Readonly<{
   renewalDate: string;
 }>;
 
-/** Events recorded by the billing day, by type, from `reset()`: what the parent waits for. */
-export type BillingDayCounts = Readonly<{ raised: number; synced: number; renewed: number }>;
+/** Events recorded since the service was seeded, by type (what the parent waits for), and the commits (fsyncs) made meanwhile. */
+export type BillingDayCounts = Readonly<{ raised: number; synced: number; renewed: number; commits: number; cpuMs: number; longestStallMs: number }>;
 
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const COUNTED = { SubscriptionRenewalInvoiceRaised: 'raised', InvoiceSynced: 'synced', SubscriptionRenewed: 'renewed' } as const;
@@ -70,6 +72,10 @@ export const serveBillingDay = async (seed: BillingDaySeed) => {
   await call(`/admin/v1/organisations/${sandboxId}/webhook_endpoints`, { url: seed.webhookUrl, events: ['*'] });
 
   const counts = { raised: 0, synced: 0, renewed: 0 };
+  const group = enableGroupCommit(service.services.db);
+  const commitsBefore = group.counts.commits;
+  const cpuBefore = process.cpuUsage();
+  const stalls = loopGaps();
   const append = store.append.bind(store);
   store.append = async (streamId, events, expected) => {
     const appended = await append(streamId, events, expected);
@@ -89,7 +95,10 @@ export const serveBillingDay = async (seed: BillingDaySeed) => {
   };
   return {
     served,
-    counts: (): BillingDayCounts => ({ ...counts }),
+    counts: (): BillingDayCounts => {
+      const cpu = process.cpuUsage(cpuBefore);
+      return { ...counts, commits: group.counts.commits - commitsBefore, cpuMs: (cpu.user + cpu.system) / 1000, longestStallMs: stalls.longest() };
+    },
     stop: async () => {
       await service.stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -9,6 +9,8 @@ import { startWebhookCounter } from './webhook-counter';
 /** The read load beside the billing day and the reset: the issue's 20 requests a second. */
 const READS_PER_SECOND = 20;
 const READ_KEYS = 16;
+/** A billing day that has not ended by then fails the row. */
+const DAY_LIMIT_MS = 30 * 60_000;
 
 export type BillingDayFigures = Readonly<{
   subscriptions: number;
@@ -19,6 +21,12 @@ export type BillingDayFigures = Readonly<{
   announcedMs: number;
   /** Renewals raised, pushed and announced per second: the subscriptions over the time to the last announcement. */
   perSecond: number;
+  /** Commits (fsyncs) of the service's connection per renewal, until the last was announced. */
+  commitsPerRenewal: number;
+  /** The server process's CPU time per renewal (every thread), steadier than the rate on a busy machine. */
+  cpuMsPerRenewal: number;
+  /** The longest the service's loop went without a turn (measured inside it), until the last renewal was announced. */
+  longestStallMs: number;
   reads: ReadLoadResult;
   /** The sandbox emptied afterwards: the reset's answer, and until its list of subscriptions is empty, with the read load (of the organisation) meanwhile. */
   reset: Readonly<{ ms: number; emptiedMs: number; reads: ReadLoadResult }>;
@@ -54,13 +62,22 @@ export const billingDay = async (subscriptions: number, profileDir: string | nul
     const since = () => performance.now() - started;
     const reached = { raisedMs: 0, syncedMs: 0, announcedMs: 0 };
     let answeredMs = 0;
-    const advanced = post(`${origin}/admin/v1/organisations/${sandboxId}/clock/advance`, adminToken, { date: renewalDate }).then((status) => {
-      if (status !== 200) throw new Error(`the advance answered ${status}`);
-      answeredMs = since();
-    });
+    let failed: unknown = null;
+    let commits = 0;
+    let cpuMs = 0;
+    let longestStallMs = 0;
+    const advanced = post(`${origin}/admin/v1/organisations/${sandboxId}/clock/advance`, adminToken, { date: renewalDate }).then(
+      (status) => {
+        if (status === 200) answeredMs = since();
+        else failed = new Error(`the advance answered ${status}`);
+      },
+      (error: unknown) => (failed = error),
+    );
     while (reached.announcedMs === 0 || reached.syncedMs === 0 || answeredMs === 0) {
+      if (failed !== null || since() > DAY_LIMIT_MS) throw failed instanceof Error ? failed : new Error(`the billing day of ${subscriptions} was not over within ${DAY_LIMIT_MS / 60_000} minutes`);
       await sleep(50);
       const counts = (await server.ask<BillingDayCounts>('counts'))!;
+      ({ commits, cpuMs, longestStallMs } = counts);
       if (reached.raisedMs === 0 && counts.raised >= subscriptions) reached.raisedMs = since();
       if (reached.syncedMs === 0 && counts.synced >= subscriptions) reached.syncedMs = since();
       if (reached.announcedMs === 0 && webhooks.count('invoice.created') >= subscriptions) reached.announcedMs = since();
@@ -84,6 +101,9 @@ export const billingDay = async (subscriptions: number, profileDir: string | nul
       answeredMs,
       ...reached,
       perSecond: subscriptions / (Math.max(reached.announcedMs, reached.syncedMs) / 1000),
+      commitsPerRenewal: commits / subscriptions,
+      cpuMsPerRenewal: cpuMs / subscriptions,
+      longestStallMs,
       reads: duringDay,
       reset: { ms: resetMs, emptiedMs, reads: await resetReads.stop() },
     };
@@ -97,6 +117,6 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const readsOf = (reads: ReadLoadResult) => `reads p99 ${reads.p99Ms.toFixed(0)} ms, longest gap ${reads.longestGapMs.toFixed(0)} ms (${reads.failures} failed of ${reads.requests})`;
 
 export const formatBillingDay = (figures: BillingDayFigures): string[] => [
-  `  N = ${figures.subscriptions}: raised ${seconds(figures.raisedMs)}, synced ${seconds(figures.syncedMs)}, announced ${seconds(figures.announcedMs)} (advance answered ${seconds(figures.answeredMs)}); ${figures.perSecond.toFixed(0)} renewals/s; ${readsOf(figures.reads)}`,
+  `  N = ${figures.subscriptions}: raised ${seconds(figures.raisedMs)}, synced ${seconds(figures.syncedMs)}, announced ${seconds(figures.announcedMs)} (advance answered ${seconds(figures.answeredMs)}); ${figures.perSecond.toFixed(0)} renewals/s, ${figures.commitsPerRenewal.toFixed(2)} commits and ${figures.cpuMsPerRenewal.toFixed(2)} ms of server CPU each; ${readsOf(figures.reads)}; the service's loop stalled at most ${figures.longestStallMs.toFixed(0)} ms`,
   `    sandbox reset of ${figures.subscriptions}: emptied ${seconds(figures.reset.emptiedMs)} (answered ${seconds(figures.reset.ms)}); ${readsOf(figures.reset.reads)}`,
 ];

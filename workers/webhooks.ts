@@ -23,6 +23,8 @@ import { deleteInSteps } from '../infra/read-store/delete-in-steps';
 export const DEFAULT_RETRY_SCHEDULE_SECONDS = [30, 120, 600, 1800, 3600, 7200, 14400, 21600, 21600];
 const TIMEOUT_MS = 10_000;
 const JITTER = 0.1;
+/** Deliveries written in one commit (and their jobs in the next): a few milliseconds of the loop. */
+const WRITTEN_AT_ONCE = 100;
 
 export type WebhookOptions = Readonly<{ retryScheduleSeconds?: readonly number[]; allowLoopback?: boolean; resolver: Resolver }>;
 
@@ -80,12 +82,14 @@ export const webhooks = (deps: WorkerDeps, options: WebhookOptions) => {
   };
 
   /**
-   * The deliveries planned so far, written together: the documents not already there (a replay
-   * keeps those it finds, attempts and all) in one commit, then the jobs, added in one loop turn so
-   * they share its commit (after the documents: a job that finds no document is not attempted).
+   * The deliveries planned so far, written a hundred at a time: the documents not already there (a
+   * replay keeps those it finds, attempts and all) in one commit, then the jobs, added in one loop
+   * turn so they share its commit (after the documents: a job that finds no document is not attempted).
    */
-  const write = async (deliveries: readonly Planned[]): Promise<void> => {
-    if (deliveries.length === 0) return;
+  const write = async (planned: readonly Planned[]): Promise<void> => {
+    for (let from = 0; from < planned.length; from += WRITTEN_AT_ONCE) await writeSome(planned.slice(from, from + WRITTEN_AT_ONCE));
+  };
+  const writeSome = async (deliveries: readonly Planned[]): Promise<void> => {
     const existing = new Set((await deps.readStore.getMany(WEBHOOK_DELIVERIES, deliveries.map(({ doc }) => doc.id))).map((doc) => doc.id));
     const docs = deliveries.filter(({ doc }) => !existing.has(doc.id));
     if (docs.length > 0) await deps.readStore.commit(docs.map(({ doc }) => ({ op: 'put' as const, collection: WEBHOOK_DELIVERIES, doc })));

@@ -7,7 +7,7 @@ import { startServed } from './served-process';
 import { startWebhookCounter } from './webhook-counter';
 
 /** The read load beside the billing day and the reset: the 20 requests a second. */
-const READS_PER_SECOND = 20;
+export const READS_PER_SECOND = 20;
 const READ_KEYS = 16;
 /** A billing day that has not ended by then fails the row. */
 const DAY_LIMIT_MS = 30 * 60_000;

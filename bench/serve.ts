@@ -16,14 +16,15 @@ import { appendedEvent } from './appended-event';
 import { heapMbAfterCollection } from './held-memory';
 import { startBareExpress } from './bare-express';
 import { type BillingDaySeed, serveBillingDay } from './billing-day-seed';
+import { type ListSeed, serveLists } from './list-seed';
 
 /**
  * The process under test, apart from the load generator's: `node dist/bench/serve.js bare|service`
  * starts the baseline or the service (embedded profile, demonstration accounting system on a
  * thread of its own), seeds the data sizes it is told (`BenchSeed` in the environment as JSON), sends
  * the parent what the load needs over IPC, and stops on the parent's 'stop' message (a CPU profile,
- * when started with `--cpu-prof`, is written then). `billing-day` serves the billing-day rows instead
- * (`bench/billing-day-seed.ts`).
+ * when started with `--cpu-prof`, is written then). `billing-day` and `lists` serve the billing-day
+ * section's rows instead (`bench/billing-day-seed.ts`, `bench/list-seed.ts`).
  */
 export type BenchSeed = Readonly<{
   /** Idempotency records stored before the load, unexpired, under other keys. */
@@ -179,6 +180,10 @@ const served = async (target: string | undefined) => {
     return { ready: { url: `${bare.url}/echo`, keys: {}, metered: [] }, stop: bare.close, answer: () => null };
   }
   const seed: unknown = JSON.parse(process.env.BENCH_SEED ?? '{}');
+  if (target === 'lists') {
+    const lists = await serveLists(seed as ListSeed);
+    return { ready: lists.served, stop: lists.stop, answer: () => null };
+  }
   if (target === 'billing-day') {
     const day = await serveBillingDay(seed as BillingDaySeed);
     return { ready: day.served, stop: day.stop, answer: (message: string) => (message === 'counts' ? day.counts() : null) };

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { startDemoAccountingServer } from '../../infra/accounting/demo-server/start';
-import { planBodies } from '../support/catalogue-fixtures';
+import { connectedOrganisation, deliveringEnv } from '../support/crash-world';
 import { ensureBuilt, type ServiceProcess, startServiceProcess } from '../support/service-process';
 import { serviceClient } from '../support/service-client';
 import { tempDir } from '../support/test-service';
@@ -29,24 +29,12 @@ describe('a billing day killed half-way', () => {
     const dataDir = tempDir('billing-day-crash');
     const accounting = await startDemoAccountingServer({ port: 0, dbPath: join(dataDir, 'ledger.sqlite') });
     const receiver = await startReceiver();
-    const env = {
-      DATA_DIR: dataDir,
-      ADMIN_TOKEN,
-      ACCOUNTING_URL: accounting.url,
-      WEBHOOK_ALLOW_LOOPBACK: 'true',
-      WEBHOOK_RETRY_SCHEDULE: '0.5,1,1,1,1,1,1,1',
-      SCHEDULER_INTERVAL_SECONDS: '1',
-      LOG_LEVEL: 'info',
-    };
+    const env = { ...deliveringEnv(dataDir, ADMIN_TOKEN, accounting.url), SCHEDULER_INTERVAL_SECONDS: '1' };
     let service: ServiceProcess | null = null;
     try {
       service = await startServiceProcess(env);
       const call = serviceClient(() => service!.url, ADMIN_TOKEN);
-      const org = (await call('POST', '/admin/v1/organisations', { name: 'Billing Day Ltd', timezone: 'UTC', default_currency: 'GBP' })).body.id as string;
-      const tenant = (await call('POST', `/admin/v1/organisations/${org}/accounting/connect`, {})).body.tenant_id as string;
-      await call('PUT', `/admin/v1/organisations/${org}/accounting/accounts`, { revenue: '200', usage_revenue: '270' });
-      expect((await call('POST', `/admin/v1/organisations/${org}/plans`, planBodies.flat_fee)).status).toBe(201);
-      expect((await call('POST', `/admin/v1/organisations/${org}/customers`, { code: 'C1', name: 'Customer One' })).status).toBe(201);
+      const { org, tenant } = await connectedOrganisation(call, 'Billing Day Ltd', 'UTC');
       const keys: string[] = [];
       for (let i = 0; i < SUBSCRIPTIONS / PER_KEY; i++) {
         keys.push((await call('POST', `/admin/v1/organisations/${org}/api_keys`, { name: `k${i}`, scopes: ['subscriptions:write', 'invoices:read'] })).body.key as string);

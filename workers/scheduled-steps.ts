@@ -47,21 +47,25 @@ export type StepSource = Readonly<{
 /** Due-dates documents read at a time: a page's parse is a few milliseconds. */
 const SUBJECT_PAGE = 500;
 
-/** The organisation's due-dates documents meeting `where`, a page at a time in id order. */
-async function* dueDatesPages(deps: WorkerDeps, org: OpenOrganisation, where: readonly Condition[]): AsyncGenerator<DueDatesDoc[]> {
+/**
+ * The organisation's due-dates documents meeting `where`, a page at a time, in the order of an index
+ * that holds the conditions then `orderBy` (each page a seek: paged in id order, every page sorted
+ * every due document again, 47 ms a page at 50,000).
+ */
+async function* dueDatesPages(deps: WorkerDeps, org: OpenOrganisation, where: readonly Condition[], orderBy: string): AsyncGenerator<DueDatesDoc[]> {
   const owned: Condition[] = [{ field: '_organisation', eq: org.organisationId }, ...where];
   for (let after: string | undefined; ; ) {
-    const page = await deps.readStore.findAll<DueDatesDoc>(DUE_DATES, owned, { ...(after === undefined ? {} : { after }), limit: SUBJECT_PAGE });
-    if (page.length > 0) yield page;
-    if (page.length < SUBJECT_PAGE) return;
-    after = page[page.length - 1]!.id;
+    const page = await deps.readStore.find<DueDatesDoc>(DUE_DATES, { where: owned, orderBy, limit: SUBJECT_PAGE, ...(after === undefined ? {} : { startingAfter: after }) });
+    if (page.data.length > 0) yield page.data;
+    if (!page.hasMore) return;
+    after = page.data[page.data.length - 1]!.id;
   }
 }
 
 /**
  * A subscription's steps due up to `until`, from the facts the schedule reads. `held`: its state as
- * the previous step left it, decided on without reading the stream again (an append that finds the
- * stream moved on reads it and decides again), so a step costs the same however many others the run holds.
+ * the previous step left it (read again only where the log cannot say it is unchanged since), so a
+ * step costs the same however many others the run holds.
  */
 const subscriptionWork = (deps: WorkerDeps, org: OpenOrganisation, until: string, subscriptionId: string, view: ScheduleView, held?: Loaded<SubscriptionState>): DueWork[] =>
   dueSteps(view, org.settings.renewalLeadDays)
@@ -98,7 +102,7 @@ export const subscriptionSteps: StepSource = {
   dueWork: async function* (deps, org, until) {
     // The renewal invoice is kept at its renewal date: ask lead days further.
     const horizon = addDays(until, org.settings.renewalLeadDays);
-    for await (const page of dueDatesPages(deps, org, [{ field: 'next_due', lte: horizon }])) {
+    for await (const page of dueDatesPages(deps, org, [{ field: 'next_due', lte: horizon }], 'next_due')) {
       yield page.flatMap((doc) => subscriptionWork(deps, org, until, doc.id, viewOfDoc(doc)));
     }
   },
@@ -129,7 +133,7 @@ export const usagePeriodSteps: StepSource = {
   name: 'usage',
   dueWork: async function* (deps, org, until) {
     const turns = loopTurns();
-    for await (const page of dueDatesPages(deps, org, [{ field: 'metered', eq: true }])) {
+    for await (const page of dueDatesPages(deps, org, [{ field: 'metered', eq: true }], 'id')) {
       const work: DueWork[] = [];
       for (const doc of page) {
         work.push(...(await usageWork(deps, org, until, doc.id)));

@@ -114,7 +114,10 @@ export const billingDay = async (subscriptions: number, profileDir: string | nul
 };
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const readsOf = (reads: ReadLoadResult) => `reads p99 ${reads.p99Ms.toFixed(0)} ms, longest gap ${reads.longestGapMs.toFixed(0)} ms (${reads.failures} failed of ${reads.requests})`;
+const readsOf = (reads: ReadLoadResult) => {
+  const failed = Object.entries(reads.failed).map(([status, count]) => `${status} × ${count}`);
+  return `reads p99 ${reads.p99Ms.toFixed(0)} ms, longest gap ${reads.longestGapMs.toFixed(0)} ms (${reads.failures} failed of ${reads.requests}${failed.length > 0 ? `: ${failed.join(', ')}` : ''})`;
+};
 
 export const formatBillingDay = (figures: BillingDayFigures): string[] => [
   `  N = ${figures.subscriptions}: raised ${seconds(figures.raisedMs)}, synced ${seconds(figures.syncedMs)}, announced ${seconds(figures.announcedMs)} (advance answered ${seconds(figures.answeredMs)}); ${figures.perSecond.toFixed(0)} renewals/s, ${figures.commitsPerRenewal.toFixed(2)} commits and ${figures.cpuMsPerRenewal.toFixed(2)} ms of server CPU each; ${readsOf(figures.reads)}; the service's loop stalled at most ${figures.longestStallMs.toFixed(0)} ms`,

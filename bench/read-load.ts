@@ -1,7 +1,14 @@
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 
-export type ReadLoadResult = Readonly<{ requests: number; failures: number; p99Ms: number; longestGapMs: number }>;
+export type ReadLoadResult = Readonly<{
+  requests: number;
+  failures: number;
+  /** The failures by status code (or `error` where no answer came). */
+  failed: Readonly<Record<string, number>>;
+  p99Ms: number;
+  longestGapMs: number;
+}>;
 
 /**
  * A light read load at a steady pace: one GET every `1000 / perSecond` ms, each of `paths` in turn,
@@ -13,7 +20,7 @@ export type ReadLoadResult = Readonly<{ requests: number; failures: number; p99M
 export const readLoad = (origin: string, perSecond: number, keys: readonly string[], paths: readonly string[]) => {
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });
   const latencies: number[] = [];
-  let failures = 0;
+  const failed: Record<string, number> = {};
   let sent = 0;
   let lastAnswer = performance.now();
   let longestGap = 0;
@@ -22,19 +29,19 @@ export const readLoad = (origin: string, perSecond: number, keys: readonly strin
     const due = performance.now();
     const i = sent++;
     const done = new Promise<void>((resolve) => {
-      const answered = (ok: boolean) => {
+      const answered = (status: number | null) => {
         const now = performance.now();
         latencies.push(now - due);
-        if (!ok) failures += 1;
+        if (status !== 200) failed[String(status ?? 'error')] = (failed[String(status ?? 'error')] ?? 0) + 1;
         longestGap = Math.max(longestGap, now - lastAnswer);
         lastAnswer = now;
         resolve();
       };
       request(`${origin}${paths[i % paths.length]}`, { agent, headers: { authorization: `Bearer ${keys[i % keys.length]}` } }, (res) => {
         res.resume();
-        res.on('end', () => answered(res.statusCode === 200));
+        res.on('end', () => answered(res.statusCode ?? null));
       })
-        .on('error', () => answered(false))
+        .on('error', () => answered(null))
         .end();
     });
     inFlight.add(done);
@@ -48,7 +55,7 @@ export const readLoad = (origin: string, perSecond: number, keys: readonly strin
       await Promise.all(inFlight);
       agent.destroy();
       const sorted = [...latencies].sort((a, b) => a - b);
-      return { requests: sent, failures, p99Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0, longestGapMs: longestGap };
+      return { requests: sent, failures: Object.values(failed).reduce((sum, n) => sum + n, 0), failed, p99Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0, longestGapMs: longestGap };
     },
   };
 };

@@ -40,8 +40,8 @@ const COUNTED = { SubscriptionRenewalInvoiceRaised: 'raised', InvoiceSynced: 'sy
  * one subscription created over HTTP (with its customer and its contact in the demonstration
  * accounting system), then copied into the log under fresh ids until the sandbox holds `subscriptions`
  * of them, all renewing on one date (`copySubscription`; the first invoice is not copied, so nothing
- * is pushed before the billing day). A
- * webhook endpoint for the parent's receiver is made last, so only the billing day is announced.
+ * is pushed before the billing day). A webhook endpoint for the parent's receiver is made last, so
+ * only the billing day is announced.
  */
 export const serveBillingDay = async (seed: BillingDaySeed) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-'));

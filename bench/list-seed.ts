@@ -5,8 +5,8 @@ import { loadConfig } from '../infra/config';
 import { newId } from '../infra/ids';
 import { silentLogger } from '../infra/logger';
 import type { Doc, Write } from '../infra/read-store/port';
-import { INVOICES, type InvoiceDoc } from '../projections/invoices';
-import { SUBSCRIPTIONS, type SubscriptionDoc } from '../projections/subscriptions';
+import { INVOICES, type InvoiceDoc } from '../projections/read-models/invoices';
+import { SUBSCRIPTIONS, type SubscriptionDoc } from '../projections/read-models/subscriptions';
 import { startService } from '../service/server';
 
 /** The filtered-list row's served process: `BENCH_SEED` as JSON. */

@@ -1,17 +1,17 @@
 import { runScheduledStep } from '../commands/subscription/run-scheduled-step';
 import { billUsagePeriod } from '../commands/usage/bill-usage-period';
-import { billedUsagePeriods } from '../commands/usage/usage-states';
+import { billedUsagePeriods } from '../commands/plumbing/usage-states';
 import { dueUsagePeriods } from '../domain/usage/billing';
-import { subscriptionCommand } from '../commands/subscription/subscription-command';
-import type { Loaded } from '../commands/handle';
+import { subscriptionCommand } from '../commands/plumbing/subscription-command';
+import type { Loaded } from '../commands/plumbing/handle';
 import type { OpenOrganisation } from '../domain/organisation/state';
 import { addDays, compareDates } from '../domain/pricing/calendar';
 import type { SubscriptionState } from '../domain/subscription/decider';
 import { dueSteps, type ScheduleView, scheduleViewOf, STEP_KINDS } from '../domain/subscription/schedule';
-import type { Caller } from '../commands/metadata';
+import type { Caller } from '../commands/plumbing/metadata';
 import { loopTurns } from '../infra/loop-turns';
 import type { Condition } from '../infra/read-store/port';
-import { DUE_DATES, type DueDatesDoc, viewOfDoc } from '../projections/due-dates';
+import { DUE_DATES, type DueDatesDoc, viewOfDoc } from '../projections/read-models/due-dates';
 import type { WorkerDeps } from './deps';
 
 /** What running a piece of due work did, and what its subject has due next (up to the run's date), from the state it left. */

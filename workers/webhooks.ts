@@ -8,16 +8,16 @@ import type { WebhookEndpointEvent } from '../domain/webhook/events';
 import type { StoredEvent } from '../infra/event-store/port';
 import { derivedId } from '../infra/ids';
 import type { Job, JobQueue } from '../infra/jobs/port';
+import { loopTurns } from '../infra/loop-turns';
+import { deleteInSteps } from '../infra/read-store/delete-in-steps';
 import type { Resolver } from '../infra/webhooks/resolver';
 import { DeliveryFailed, webhookSender } from '../infra/webhooks/sender';
 import { signatureHeader } from '../infra/webhooks/signature';
-import { WEBHOOK_DELIVERIES, type WebhookDeliveryDoc } from '../projections/webhook-deliveries';
-import { WEBHOOK_ENDPOINTS, type WebhookEndpointDoc } from '../projections/webhook-endpoints';
+import { WEBHOOK_DELIVERIES, type WebhookDeliveryDoc } from '../infra/webhooks/deliveries';
+import { WEBHOOK_ENDPOINTS, type WebhookEndpointDoc } from '../projections/read-models/webhook-endpoints';
 import type { WorkerDeps } from './deps';
 import { LogFollower } from './log-follower';
 import { trackedObjects } from './tracked-objects';
-import { loopTurns } from '../infra/loop-turns';
-import { deleteInSteps } from '../infra/read-store/delete-in-steps';
 
 /** The decisions page's schedule: waits after each failed attempt, about 20 hours in all. */
 export const DEFAULT_RETRY_SCHEDULE_SECONDS = [30, 120, 600, 1800, 3600, 7200, 14400, 21600, 21600];
@@ -86,8 +86,8 @@ export const webhooks = (deps: WorkerDeps, options: WebhookOptions) => {
    * replay keeps those it finds, attempts and all) in one commit, then the jobs, added in one loop
    * turn so they share its commit (after the documents: a job that finds no document is not attempted).
    */
-  const write = async (planned: readonly Planned[]): Promise<void> => {
-    for (let from = 0; from < planned.length; from += WRITTEN_AT_ONCE) await writeSome(planned.slice(from, from + WRITTEN_AT_ONCE));
+  const write = async (all: readonly Planned[]): Promise<void> => {
+    for (let from = 0; from < all.length; from += WRITTEN_AT_ONCE) await writeSome(all.slice(from, from + WRITTEN_AT_ONCE));
   };
   const writeSome = async (deliveries: readonly Planned[]): Promise<void> => {
     const existing = new Set((await deps.readStore.getMany(WEBHOOK_DELIVERIES, deliveries.map(({ doc }) => doc.id))).map((doc) => doc.id));

@@ -1,5 +1,5 @@
 import { type LeasedWork, whileLeased } from '../infra/lease/while-leased';
-import { WEBHOOK_DELIVERY_INDEXES } from '../projections/webhook-deliveries';
+import { WEBHOOK_DELIVERY_INDEXES } from '../infra/webhooks/deliveries';
 import { accountingSync, type AccountingSyncOptions } from './accounting-sync';
 import type { WorkerDeps } from './deps';
 import type { FollowerStatus } from './log-follower';

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import type { z } from 'zod';
-import { CREDIT_NOTES } from '../../projections/credit-notes';
-import { INVOICES } from '../../projections/invoices';
-import { SUBSCRIPTIONS } from '../../projections/subscriptions';
+import { CREDIT_NOTES } from '../../projections/read-models/credit-notes';
+import { INVOICES } from '../../projections/read-models/invoices';
+import { SUBSCRIPTIONS } from '../../projections/read-models/subscriptions';
 import { createKey, createOrganisation } from '../support/fixtures';
 import { startTestService, tempDir, type TestService } from '../support/test-service';
 

@@ -95,8 +95,7 @@ const formatPage = (figures: PageFigures, baseline: PageFigures | null): string 
  * nothing (the baseline: what rendering and the console's middleware cost alone).
  */
 export const consoleBench = async (write: (line: string) => void): Promise<boolean> => {
-  // A second apart, as creations are: a list's order (created, then id) then walks its index, as a real one's does;
-  // copies at one instant would sort every one of them behind each page.
+  // A second apart, as creations are, rather than every copy at the template's instant.
   const { dataDir, organisationId: org } = await buildSubscriptionLog({ subscriptions: CONSOLE_SUBSCRIPTIONS }, 1000);
   const service = await startService(dataDir);
   try {

@@ -11,6 +11,8 @@ export type Handled<State, Event> = Readonly<{
   position: bigint;
   /** The stream's revision `state` stands at: a later command in the request starts from it instead of reading the stream again. */
   revision: number | 'no_stream';
+  /** The log as the store saw it then, where it keeps marks: a later load from `state` may skip the read (`loadState`). */
+  mark?: StreamMark;
 }>;
 
 export type Loaded<State> = Readonly<{
@@ -88,10 +90,10 @@ export const handleDecision = async <State, Event extends DomainEvent, Result>(
   source: StateSource<State> = { load: () => loadState(store, streamId, decider), committed: () => undefined },
 ): Promise<Handled<State, Event> & Readonly<{ result: Result }>> => {
   for (let attempt = 1; ; attempt++) {
-    const { state, revision } = await source.load();
+    const { state, revision, mark } = await source.load();
     const decided = decide(state);
     const { result } = decided;
-    if (decided.events.length === 0) return { state, events: decided.events, position: 0n, revision, result };
+    if (decided.events.length === 0) return { state, events: decided.events, position: 0n, revision, result, ...(mark ? { mark } : {}) };
     // Checked before anything else sees them: the log, the state kept and the caller get the data a replay reads.
     const encoded = decided.events.map((event) => encodeEvent(event.type, event.data));
     const events: Event[] = decided.events.map((event, i) => ({ ...event, data: encoded[i]!.data }));
@@ -111,7 +113,7 @@ export const handleDecision = async <State, Event extends DomainEvent, Result>(
       // Folded only once committed: a state kept between requests never holds events that were refused.
       const next = events.reduce(decider.evolve, state);
       source.committed({ state: next, revision: appended.nextExpectedRevision, position: appended.position, ...(appended.mark ? { mark: appended.mark } : {}) });
-      return { state: next, events, position: appended.position, revision: appended.nextExpectedRevision, result };
+      return { state: next, events, position: appended.position, revision: appended.nextExpectedRevision, result, ...(appended.mark ? { mark: appended.mark } : {}) };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevision)) throw error;
       source.conflicted?.();
@@ -131,7 +133,7 @@ export const handle = async <State, Command, Event extends DomainEvent>(
   beforeAppend?: BeforeAppend<State, Event>,
   source?: StateSource<State>,
 ): Promise<Handled<State, Event>> => {
-  const { state, events, position, revision } = await handleDecision(
+  const { result: _result, ...handled } = await handleDecision(
     store,
     streamId,
     decider,
@@ -140,5 +142,5 @@ export const handle = async <State, Command, Event extends DomainEvent>(
     beforeAppend,
     source,
   );
-  return { state, events, position, revision };
+  return handled;
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listIndexes } from '../read-store/list-indexes';
 
 export const WEBHOOK_DELIVERIES = 'webhook_deliveries';
 
@@ -28,3 +29,6 @@ export const webhookDeliveryDocument = z.object({
   _organisation: z.string(),
 });
 export type WebhookDeliveryDoc = z.infer<typeof webhookDeliveryDocument>;
+
+/** An endpoint's deliveries listed newest first; a sandbox's emptied at a reset, an endpoint's at its deletion. */
+export const WEBHOOK_DELIVERY_INDEXES = listIndexes(WEBHOOK_DELIVERIES, ['endpoint']);

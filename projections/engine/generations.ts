@@ -59,6 +59,9 @@ export class GenerationView implements ReadStore {
   commit(writes: readonly Write[], checkpoints?: readonly Checkpoint[], visible?: () => void): Promise<void> {
     return this.inner.commit(this.named(writes), checkpoints, visible);
   }
+  deleteSomeWhere(collection: string, field: string, eq: string, limit: number): Promise<number> {
+    return this.inner.deleteSomeWhere(this.name(collection), field, eq, limit);
+  }
   generationWriter(): GenerationWriter {
     return this.writerFor(this.inner.generationWriter());
   }

@@ -5,6 +5,7 @@ import { coalescedRuns } from '../../infra/coalesced-runs';
 import type { EventStore } from '../../infra/event-store/port';
 import { semaphore } from '../../infra/event-store/semaphore';
 import type { Logger } from '../../infra/logger';
+import { deleteInSteps } from '../../infra/read-store/delete-in-steps';
 import { generationName } from '../../infra/read-store/names';
 import type { Doc, ReadStore, Write } from '../../infra/read-store/port';
 import { applyBatch, indexedFields } from './apply-batch';
@@ -546,6 +547,10 @@ export class ProjectionRunner {
       const context = batchContext(this.readStore, this.indexed);
       const moved = this.slots.filter((slot) => slot.checkpoint < last);
       await applyBatch(moved.map((slot) => ({ projection: slot.projection, after: slot.checkpoint })), batch, context);
+      const writes = context.writes();
+      // A sandbox reset's deletions (thousands of documents) first, a step at a time, the loop
+      // turning between; the batch's commit then deletes what is left (what it wrote before the reset).
+      for (const write of writes) if (write.op === 'deleteWhere') await deleteInSteps(this.readStore, write.collection, write.field, write.eq);
       const previous = moved.map((slot) => slot.checkpoint);
       // Waiters are released once reads see the batch (before its commit on the embedded store: what
       // a released request writes next joins the batch's commit instead of waiting for one of its own).
@@ -555,7 +560,7 @@ export class ProjectionRunner {
       };
       try {
         await this.readStore.commit(
-          context.writes(),
+          writes,
           moved.map((slot) => ({ name: checkpointName(slot.projection.name, slot.live), position: last })),
           reached,
         );

@@ -3,6 +3,7 @@ import type { CreditNoteEvent, CreditNoteRaisedData } from '../../domain/credit-
 import { formatMoney, parseMoney } from '../../domain/pricing/money';
 import { amountOutput } from './amount';
 import { INVOICE_STATUSES } from './invoices';
+import { listIndexes } from '../../infra/read-store/list-indexes';
 import type { Projection } from '../engine/projection';
 
 export const CREDIT_NOTES = 'credit_notes';
@@ -84,11 +85,7 @@ export const creditNotesProjection: Projection<CreditNoteEvent> = {
   name: 'credit_notes',
   version: 1,
   collections: [CREDIT_NOTES],
-  indexes: [
-    { collection: CREDIT_NOTES, fields: ['_organisation', 'created'] },
-    // With `created` last, a list filtered by subscription walks its matches newest first instead of every document of the organisation.
-    { collection: CREDIT_NOTES, fields: ['_organisation', 'subscription', 'created'] },
-  ],
+  indexes: [...listIndexes(CREDIT_NOTES, ['subscription', 'customer', 'status']), { collection: CREDIT_NOTES, fields: ['_organisation', 'accounting.credit_note_id'] }],
   handles: ['CreditNoteRaised', 'CreditNoteSynced', 'CreditNoteSyncFailed', 'CreditNoteAllocated', 'CreditNoteStatusObserved'],
   apply: async (event, context) => {
     if (event.type === 'CreditNoteRaised') {

@@ -93,7 +93,11 @@ export const dueDatesProjection: Projection<Handled> = {
   name: 'due_dates',
   version: 1,
   collections: [DUE_DATES],
-  indexes: [{ collection: DUE_DATES, fields: ['_organisation', 'next_due'] }],
+  // The scheduler pages through the due ones, and through the metered ones, a seek a page.
+  indexes: [
+    { collection: DUE_DATES, fields: ['_organisation', 'next_due', 'id'] },
+    { collection: DUE_DATES, fields: ['_organisation', 'metered', 'id'] },
+  ],
   handles: HANDLED,
   apply: async (event, context) => {
     if (event.type === 'SubscriptionCreated') {

@@ -3,6 +3,7 @@ import type { CreditNoteEvent } from '../../domain/credit-note/events';
 import type { InvoiceEvent, InvoiceLine } from '../../domain/invoice/events';
 import { formatMoney, parseMoney } from '../../domain/pricing/money';
 import { amountOutput } from './amount';
+import { listIndexes } from '../../infra/read-store/list-indexes';
 import type { Projection, ProjectionContext } from '../engine/projection';
 
 export const INVOICES = 'invoices';
@@ -103,11 +104,8 @@ export const invoicesProjection: Projection<InvoiceEvent | CreditNoteEvent<'Cred
   name: 'invoices',
   version: 1,
   collections: [INVOICES],
-  indexes: [
-    { collection: INVOICES, fields: ['_organisation', 'created'] },
-    // With `created` last, a list filtered by subscription walks its matches newest first instead of every document of the organisation.
-    { collection: INVOICES, fields: ['_organisation', 'subscription', 'created'] },
-  ],
+  // The list's filters; the status poller finds invoices by the accounting system's id.
+  indexes: [...listIndexes(INVOICES, ['subscription', 'customer', 'status']), { collection: INVOICES, fields: ['_organisation', 'accounting.invoice_id'] }],
   handles: ['InvoiceRaised', 'InvoiceSynced', 'InvoiceSyncFailed', 'InvoiceRemoved', 'CreditNoteAllocated', 'InvoiceSyncRetryRequested', 'InvoiceStatusObserved', 'InvoiceLinesAmended'],
   apply: async (event, context) => {
     if (event.type === 'CreditNoteAllocated') return creditApplied(event, context);

@@ -9,6 +9,7 @@ import { amountAboveMinimum } from '../../domain/pricing/usage-charge';
 import { pricingSnapshot, subscriptionMeter, type SubscriptionCreatedData, type SubscriptionEvent } from '../../domain/subscription/events';
 import { billedMeterUsage, type UsageEvent } from '../../domain/usage/events';
 import { amountOutput } from './amount';
+import { listIndexes } from '../../infra/read-store/list-indexes';
 import type { Projection } from '../engine/projection';
 
 export const SUBSCRIPTIONS = 'subscriptions';
@@ -174,11 +175,7 @@ export const subscriptionsProjection: Projection<SubscriptionEvent | UsageEvent<
   name: 'subscriptions',
   version: 4,
   collections: [SUBSCRIPTIONS],
-  indexes: [
-    { collection: SUBSCRIPTIONS, fields: ['_organisation', 'created'] },
-    // With `created` last, a list filtered by customer walks its matches newest first instead of every document of the organisation.
-    { collection: SUBSCRIPTIONS, fields: ['_organisation', 'customer', 'created'] },
-  ],
+  indexes: listIndexes(SUBSCRIPTIONS, ['customer', 'customer_code', 'status']),
   handles: [
     'SubscriptionCreated',
     'SubscriptionUnitsChanged',

@@ -61,39 +61,6 @@ describe('SQLite read store: indexed fields in columns of their own', () => {
     db.close();
   });
 
-  it('searches the order’s index from a page’s cursor on, and a filter’s index that ends with the order', async () => {
-    const db = openDatabase(join(tempDir('read-columns'), 'billing.sqlite'));
-    const store = new SqliteReadStore(db);
-    await store.ensureIndexes([
-      { collection: 'things', fields: ['org', 'created'] },
-      { collection: 'things', fields: ['org', 'note', 'created'] },
-    ]);
-    await store.commit([1, 2, 3, 4].map((n) => ({ op: 'put' as const, collection: 'things', doc: { ...thing(n), note: n < 3 ? 'early' : 'late' } })));
-    // Each page query the store runs, with its parameters, planned as SQLite runs it.
-    const plans: string[] = [];
-    const prepare = db.prepare.bind(db);
-    db.prepare = ((sql: string) => {
-      const statement = prepare(sql);
-      if (!sql.includes('ORDER BY')) return statement;
-      const all = statement.all.bind(statement);
-      return Object.assign(statement, {
-        all: (...params: unknown[]) => {
-          plans.push(prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((row) => (row as { detail: string }).detail).join('; '));
-          return all(...params);
-        },
-      });
-    }) as typeof db.prepare;
-
-    const after = await store.find<Thing>('things', { where: [{ field: 'org', eq: 'org_a' }], orderBy: 'created', limit: 2, startingAfter: 'thing_3' });
-    expect(after.data.map((doc) => doc.id)).toEqual(['thing_2', 'thing_1']);
-    // The cursor bounds the search (`created<?`): before, the whole organisation's index was read down to it.
-    expect(plans.at(-1)).toContain('USING INDEX rm_things__by__org__created (f_org=? AND f_created<?)');
-    const filtered = await store.find<Thing>('things', { where: [{ field: 'org', eq: 'org_a' }, { field: 'note', eq: 'early' }], orderBy: 'created', limit: 10 });
-    expect(filtered.data.map((doc) => doc.id)).toEqual(['thing_2', 'thing_1']);
-    expect(plans.at(-1)).toContain('USING INDEX rm_things__by__org__note__created (f_org=? AND f_note=?)');
-    db.close();
-  });
-
   it('refuses an indexed field whose column name would read back as another field', async () => {
     const store = new SqliteReadStore(openDatabase(join(tempDir('read-columns'), 'billing.sqlite')));
     await expect(store.ensureIndexes([{ collection: 'things', fields: ['a__b'] }])).rejects.toThrow('cannot hold "__"');

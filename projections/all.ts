@@ -8,6 +8,7 @@ import { metersProjection } from './meters';
 import { organisationsProjection } from './organisations';
 import { plansProjection } from './plans';
 import type { Projection } from './projection';
+import { revenueReportsProjection } from './revenue-reports';
 import { emptiedBySandboxReset } from './sandbox-reset';
 import { SandboxGenerations } from './sandbox-generations';
 import { subscriptionsProjection } from './subscriptions';
@@ -31,4 +32,5 @@ export const allProjections: readonly Projection[] = [
   emptied(creditNotesProjection),
   emptied(usageProjection),
   emptied(dueDatesProjection),
+  emptied(revenueReportsProjection),
 ];

@@ -1,0 +1,151 @@
+import type { CreditNoteEvent } from '../domain/credit-note/events';
+import type { InvoiceEvent } from '../domain/invoice/events';
+import { formatMoney, parseMoney } from '../domain/pricing/money';
+import { type Month, monthOf } from '../domain/reports/months';
+import type { RevenueMonth } from '../domain/reports/report-rows';
+import { type BilledLine, combined, creditNoteReversals, invoiceRevenue, NO_REVENUE, type Revenue, REVENUE_TYPES } from '../domain/reports/revenue';
+import type { Doc } from '../infra/read-store/port';
+import { MRR_SUBSCRIPTIONS, type MrrSubscriptionDoc } from './mrr-movements';
+import type { ProjectionContext } from './projection';
+import { addMember, timezoneOf } from './report-organisations';
+import { addToMonth, type MonthDoc } from './report-months';
+
+/** Per invoice and credit note: what it adds to its month (a credit note takes away what it reverses), and whether it counts. */
+export const REVENUE_DOCUMENTS = 'revenue_documents';
+/** Per organisation, currency and month: revenue by type net of the credit notes reversing it, and the credits. */
+export const REVENUE_MONTHS = 'revenue_months';
+
+export const REVENUE_EVENT_TYPES = [
+  'InvoiceRaised',
+  'InvoiceLinesAmended',
+  'InvoiceSynced',
+  'InvoiceStatusObserved',
+  'InvoiceRemoved',
+  'CreditNoteRaised',
+  'CreditNoteSynced',
+  'CreditNoteStatusObserved',
+  'CreditNoteAllocated',
+] as const;
+
+type RevenueEvent = Extract<InvoiceEvent | CreditNoteEvent, { type: (typeof REVENUE_EVENT_TYPES)[number] }>;
+
+type Amounts = Record<string, string>;
+
+type RevenueDocumentFields = {
+  id: string;
+  _organisation: string;
+  currency: string;
+  /** The invoice or credit note date: its month is of the organisation's timezone. */
+  date: string;
+  month: Month;
+  /** Voided and deleted documents count zero. */
+  counted: boolean;
+  /** Signed, by revenue type: an invoice's lines, less what a credit note reverses. */
+  revenue: Amounts;
+  credits: string;
+  /** An invoice's lines as a credit note crediting it reads them. */
+  lines: { effective_date: string | null; revenue_type: BilledLine['revenueType'] }[];
+};
+export type RevenueDocumentDoc = Doc & RevenueDocumentFields;
+
+const stored = (revenue: Revenue): Amounts => Object.fromEntries(REVENUE_TYPES.map((type) => [type, formatMoney(revenue[type])]));
+const read = (amounts: Amounts): Revenue => Object.fromEntries(REVENUE_TYPES.map((type) => [type, parseMoney(amounts[type]!)])) as Revenue;
+
+const addToItsMonth = (context: ProjectionContext, doc: RevenueDocumentDoc, sign: 1n | -1n, revenue: Revenue = read(doc.revenue)) =>
+  addToMonth(context, REVENUE_MONTHS, { organisationId: doc._organisation, currency: doc.currency, month: doc.month }, {
+    ...combined(NO_REVENUE, revenue, sign),
+    credits: sign * parseMoney(doc.credits),
+  });
+
+/** The document as it now stands, its month's sums following what changed of it. */
+const settle = async (context: ProjectionContext, before: RevenueDocumentDoc | null, after: RevenueDocumentDoc): Promise<void> => {
+  if (before?.counted) await addToItsMonth(context, before, -1n);
+  if (after.counted) await addToItsMonth(context, after, 1n);
+  context.put(REVENUE_DOCUMENTS, after);
+};
+
+/** A status seen in the accounting system: a voided or deleted document counts zero. */
+const statusSeen = async (context: ProjectionContext, id: string, status: string): Promise<void> => {
+  const doc = await context.get<RevenueDocumentDoc>(REVENUE_DOCUMENTS, id);
+  const counted = status !== 'voided' && status !== 'deleted';
+  if (doc && doc.counted !== counted) await settle(context, doc, { ...doc, counted });
+};
+
+const raised = async (context: ProjectionContext, fields: Omit<RevenueDocumentFields, 'month' | 'counted'>): Promise<void> => {
+  const month = monthOf(Date.parse(fields.date), await timezoneOf(context, fields._organisation));
+  await settle(context, null, { ...fields, month, counted: true });
+  await addMember(context, fields._organisation, fields.id);
+};
+
+/** What a credit note reverses: the lines of the invoice it credits, and when the subscription's first renewal line bills from. */
+const reversalsOf = async (context: ProjectionContext, data: Extract<RevenueEvent, { type: 'CreditNoteRaised' }>['data']): Promise<Revenue> => {
+  const invoice = data.invoiceId ? await context.get<RevenueDocumentDoc>(REVENUE_DOCUMENTS, data.invoiceId) : null;
+  const subscription = data.subscriptionId ? await context.get<MrrSubscriptionDoc>(MRR_SUBSCRIPTIONS, data.subscriptionId) : null;
+  const credited = (invoice?.lines ?? []).map((line) => ({ effectiveDate: line.effective_date, revenueType: line.revenue_type }));
+  return creditNoteReversals(data.lines, credited, subscription?.first_renewal ?? null);
+};
+
+/** An invoice or credit note event: the document's contribution to its month follows. */
+export const applyRevenue = async (event: RevenueEvent, context: ProjectionContext): Promise<void> => {
+  switch (event.type) {
+    case 'InvoiceRaised': {
+      const { data } = event;
+      return raised(context, {
+        id: data.invoiceId,
+        _organisation: data.organisationId,
+        currency: data.currency,
+        date: data.invoiceDate,
+        revenue: stored(invoiceRevenue(data.lines)),
+        credits: formatMoney(0n),
+        lines: data.lines.map((line) => ({ effective_date: line.effectiveDate, revenue_type: line.revenueType })),
+      });
+    }
+    case 'CreditNoteRaised': {
+      const { data } = event;
+      return raised(context, {
+        id: data.creditNoteId,
+        _organisation: data.organisationId,
+        currency: data.currency,
+        date: data.creditNoteDate,
+        revenue: stored(combined(NO_REVENUE, await reversalsOf(context, data), -1n)),
+        credits: data.subtotal,
+        lines: [],
+      });
+    }
+    case 'InvoiceLinesAmended': {
+      const doc = await context.get<RevenueDocumentDoc>(REVENUE_DOCUMENTS, event.data.invoiceId);
+      const { lines } = event.data;
+      if (doc) {
+        const revenue = stored(invoiceRevenue(lines));
+        await settle(context, doc, { ...doc, revenue, lines: lines.map((line) => ({ effective_date: line.effectiveDate, revenue_type: line.revenueType })) });
+      }
+      return;
+    }
+    case 'InvoiceSynced':
+    case 'InvoiceStatusObserved':
+    case 'InvoiceRemoved':
+      return statusSeen(context, event.data.invoiceId, event.data.status);
+    case 'CreditNoteSynced':
+    case 'CreditNoteStatusObserved':
+    case 'CreditNoteAllocated':
+      return statusSeen(context, event.data.creditNoteId, event.data.status);
+    default: {
+      const exhaustive: never = event;
+      return exhaustive;
+    }
+  }
+};
+
+/** After the organisation's timezone changed: the document in its month of the new timezone. */
+export const retimeDocument = async (context: ProjectionContext, doc: RevenueDocumentDoc, timezone: string): Promise<void> => {
+  const month = monthOf(Date.parse(doc.date), timezone);
+  if (month !== doc.month) await settle(context, doc, { ...doc, month });
+};
+
+/** A month's document as the report rows take it. */
+export const toRevenueMonth = (doc: MonthDoc): RevenueMonth => ({
+  month: doc.month,
+  currency: doc.currency,
+  revenue: read(doc as unknown as Amounts),
+  credits: parseMoney(doc.credits as string),
+});

@@ -32,5 +32,6 @@ export const allProjections: readonly Projection[] = [
   emptied(creditNotesProjection),
   emptied(usageProjection),
   emptied(dueDatesProjection),
-  emptied(revenueReportsProjection),
+  // Emptied by a sandbox reset, but for the history it keeps of the months before: see its own reset.
+  revenueReportsProjection,
 ];

@@ -8,6 +8,7 @@ import type { Doc } from '../infra/read-store/port';
 import { MRR_SUBSCRIPTIONS, type MrrSubscriptionDoc } from './mrr-movements';
 import type { ProjectionContext } from './projection';
 import { addMember, timezoneOf } from './report-organisations';
+import { plus } from './report-fields';
 import { addToMonth, type MonthDoc } from './report-months';
 
 /** Per invoice and credit note: what it adds to its month (a credit note takes away what it reverses), and whether it counts. */
@@ -51,29 +52,26 @@ export type RevenueDocumentDoc = Doc & RevenueDocumentFields;
 const stored = (revenue: Revenue): Amounts => Object.fromEntries(REVENUE_TYPES.map((type) => [type, formatMoney(revenue[type])]));
 const read = (amounts: Amounts): Revenue => Object.fromEntries(REVENUE_TYPES.map((type) => [type, parseMoney(amounts[type]!)])) as Revenue;
 
-const addToItsMonth = (context: ProjectionContext, doc: RevenueDocumentDoc, sign: 1n | -1n, revenue: Revenue = read(doc.revenue)) =>
-  addToMonth(context, REVENUE_MONTHS, { organisationId: doc._organisation, currency: doc.currency, month: doc.month }, {
-    ...combined(NO_REVENUE, revenue, sign),
-    credits: sign * parseMoney(doc.credits),
-  });
+const addToItsMonth = (context: ProjectionContext, doc: RevenueDocumentDoc, sign: 1 | -1, recorded: string) =>
+  addToMonth(context, REVENUE_MONTHS, { organisationId: doc._organisation, currency: doc.currency, month: doc.month }, plus({}, { ...doc.revenue, credits: doc.credits }, sign), recorded);
 
-/** The document as it now stands, its month's sums following what changed of it. */
-const settle = async (context: ProjectionContext, before: RevenueDocumentDoc | null, after: RevenueDocumentDoc): Promise<void> => {
-  if (before?.counted) await addToItsMonth(context, before, -1n);
-  if (after.counted) await addToItsMonth(context, after, 1n);
+/** The document as it now stands, its month's sums following what changed of it (recorded at `recorded`). */
+const settle = async (context: ProjectionContext, before: RevenueDocumentDoc | null, after: RevenueDocumentDoc, recorded: string): Promise<void> => {
+  if (before?.counted) await addToItsMonth(context, before, -1, recorded);
+  if (after.counted) await addToItsMonth(context, after, 1, recorded);
   context.put(REVENUE_DOCUMENTS, after);
 };
 
 /** A status seen in the accounting system: a voided or deleted document counts zero. */
-const statusSeen = async (context: ProjectionContext, id: string, status: string): Promise<void> => {
+const statusSeen = async (context: ProjectionContext, id: string, status: string, recorded: string): Promise<void> => {
   const doc = await context.get<RevenueDocumentDoc>(REVENUE_DOCUMENTS, id);
   const counted = status !== 'voided' && status !== 'deleted';
-  if (doc && doc.counted !== counted) await settle(context, doc, { ...doc, counted });
+  if (doc && doc.counted !== counted) await settle(context, doc, { ...doc, counted }, recorded);
 };
 
-const raised = async (context: ProjectionContext, fields: Omit<RevenueDocumentFields, 'month' | 'counted'>): Promise<void> => {
+const raised = async (context: ProjectionContext, fields: Omit<RevenueDocumentFields, 'month' | 'counted'>, recorded: string): Promise<void> => {
   const month = monthOf(Date.parse(fields.date), await timezoneOf(context, fields._organisation));
-  await settle(context, null, { ...fields, month, counted: true });
+  await settle(context, null, { ...fields, month, counted: true }, recorded);
   await addMember(context, fields._organisation, fields.id);
 };
 
@@ -86,7 +84,7 @@ const reversalsOf = async (context: ProjectionContext, data: Extract<RevenueEven
 };
 
 /** An invoice or credit note event: the document's contribution to its month follows. */
-export const applyRevenue = async (event: RevenueEvent, context: ProjectionContext): Promise<void> => {
+export const applyRevenue = async (event: RevenueEvent, recorded: string, context: ProjectionContext): Promise<void> => {
   switch (event.type) {
     case 'InvoiceRaised': {
       const { data } = event;
@@ -98,7 +96,7 @@ export const applyRevenue = async (event: RevenueEvent, context: ProjectionConte
         revenue: stored(invoiceRevenue(data.lines)),
         credits: formatMoney(0n),
         lines: data.lines.map((line) => ({ effective_date: line.effectiveDate, revenue_type: line.revenueType })),
-      });
+      }, recorded);
     }
     case 'CreditNoteRaised': {
       const { data } = event;
@@ -110,25 +108,25 @@ export const applyRevenue = async (event: RevenueEvent, context: ProjectionConte
         revenue: stored(combined(NO_REVENUE, await reversalsOf(context, data), -1n)),
         credits: data.subtotal,
         lines: [],
-      });
+      }, recorded);
     }
     case 'InvoiceLinesAmended': {
       const doc = await context.get<RevenueDocumentDoc>(REVENUE_DOCUMENTS, event.data.invoiceId);
       const { lines } = event.data;
       if (doc) {
         const revenue = stored(invoiceRevenue(lines));
-        await settle(context, doc, { ...doc, revenue, lines: lines.map((line) => ({ effective_date: line.effectiveDate, revenue_type: line.revenueType })) });
+        await settle(context, doc, { ...doc, revenue, lines: lines.map((line) => ({ effective_date: line.effectiveDate, revenue_type: line.revenueType })) }, recorded);
       }
       return;
     }
     case 'InvoiceSynced':
     case 'InvoiceStatusObserved':
     case 'InvoiceRemoved':
-      return statusSeen(context, event.data.invoiceId, event.data.status);
+      return statusSeen(context, event.data.invoiceId, event.data.status, recorded);
     case 'CreditNoteSynced':
     case 'CreditNoteStatusObserved':
     case 'CreditNoteAllocated':
-      return statusSeen(context, event.data.creditNoteId, event.data.status);
+      return statusSeen(context, event.data.creditNoteId, event.data.status, recorded);
     default: {
       const exhaustive: never = event;
       return exhaustive;
@@ -137,9 +135,9 @@ export const applyRevenue = async (event: RevenueEvent, context: ProjectionConte
 };
 
 /** After the organisation's timezone changed: the document in its month of the new timezone. */
-export const retimeDocument = async (context: ProjectionContext, doc: RevenueDocumentDoc, timezone: string): Promise<void> => {
+export const retimeDocument = async (context: ProjectionContext, doc: RevenueDocumentDoc, timezone: string, recorded: string): Promise<void> => {
   const month = monthOf(Date.parse(doc.date), timezone);
-  if (month !== doc.month) await settle(context, doc, { ...doc, month });
+  if (month !== doc.month) await settle(context, doc, { ...doc, month }, recorded);
 };
 
 /** A month's document as the report rows take it. */

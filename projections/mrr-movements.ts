@@ -4,6 +4,7 @@ import { activeChangeOf, MOVEMENT_KINDS, type MovementKind, monthlyMovements } f
 import type { Month } from '../domain/reports/months';
 import type { MrrMonth } from '../domain/reports/report-rows';
 import { evolveRecurringFacts, mrrTimeline, type RecurringEvent, type RecurringFacts, recurringFactsOf } from '../domain/reports/subscription-mrr';
+import type { EventMetadata } from '../infra/event-store/port';
 import type { Doc } from '../infra/read-store/port';
 import type { ProjectionContext } from './projection';
 import { addMember, timezoneOf } from './report-organisations';
@@ -21,12 +22,14 @@ export type MrrSubscriptionDoc = Doc & {
   currency: string;
   /** When its first renewal line bills from (the end of the period its first invoice billed): what a credit note of an earlier day reverses. */
   first_renewal: string;
+  /** The organisation's timezone its movements are in: the one in force when they were last settled. */
+  organisation_timezone: string;
   facts: RecurringFacts;
   movements: StoredMovement[];
 };
 
 /** Takes a subscription's old movements out of their months and puts its new ones in, a month's document written once. */
-const moveMonths = async (context: ProjectionContext, doc: Pick<MrrSubscriptionDoc, '_organisation' | 'currency'>, before: readonly StoredMovement[], after: readonly StoredMovement[]) => {
+const moveMonths = async (context: ProjectionContext, doc: Pick<MrrSubscriptionDoc, '_organisation' | 'currency'>, before: readonly StoredMovement[], after: readonly StoredMovement[], recorded: string) => {
   const months = new Map<Month, { amounts: Record<MovementKind, Money>; active: number }>();
   for (const [movements, sign] of [[before, -1], [after, 1]] as const) {
     for (const { month, kind, amount } of movements) {
@@ -37,22 +40,23 @@ const moveMonths = async (context: ProjectionContext, doc: Pick<MrrSubscriptionD
     }
   }
   for (const [month, { amounts, active }] of months) {
-    await addToMonth(context, MRR_MONTHS, { organisationId: doc._organisation, currency: doc.currency, month }, amounts, { active_change: active });
+    const change = { ...Object.fromEntries(MOVEMENT_KINDS.map((kind) => [kind, formatMoney(amounts[kind])])), active_change: active };
+    await addToMonth(context, MRR_MONTHS, { organisationId: doc._organisation, currency: doc.currency, month }, change, recorded);
   }
 };
 
 const movementsOf = (facts: RecurringFacts, timezone: string): StoredMovement[] =>
   monthlyMovements(mrrTimeline(facts), timezone).map(({ month, kind, amount }) => ({ month, kind, amount: formatMoney(amount) }));
 
-/** The subscription with these facts, its movements those of the organisation's timezone, its months following. */
-const settle = async (context: ProjectionContext, doc: MrrSubscriptionDoc, facts: RecurringFacts, timezone: string): Promise<void> => {
+/** The subscription with these facts, its movements those of the organisation's timezone, its months following (the change recorded at `recorded`). */
+const settle = async (context: ProjectionContext, doc: MrrSubscriptionDoc, facts: RecurringFacts, timezone: string, recorded: string): Promise<void> => {
   const movements = movementsOf(facts, timezone);
-  await moveMonths(context, doc, doc.movements, movements);
-  context.put(MRR_SUBSCRIPTIONS, { ...doc, facts, movements } satisfies MrrSubscriptionDoc);
+  await moveMonths(context, doc, doc.movements, movements, recorded);
+  context.put(MRR_SUBSCRIPTIONS, { ...doc, organisation_timezone: timezone, facts, movements } satisfies MrrSubscriptionDoc);
 };
 
 /** A subscription event: its facts move, and with them its movements in the months of the organisation's timezone. */
-export const applyRecurring = async (event: RecurringEvent, businessTime: string, context: ProjectionContext): Promise<void> => {
+export const applyRecurring = async (event: RecurringEvent, { businessTime, recordedTime }: Pick<EventMetadata, 'businessTime' | 'recordedTime'>, context: ProjectionContext): Promise<void> => {
   if (event.type === 'SubscriptionCreated') {
     const { data } = event;
     const doc: MrrSubscriptionDoc = {
@@ -60,19 +64,21 @@ export const applyRecurring = async (event: RecurringEvent, businessTime: string
       _organisation: data.organisationId,
       currency: data.currency,
       first_renewal: startOfDate(data.renewalDate, data.timezone),
+      organisation_timezone: await timezoneOf(context, data.organisationId),
       facts: recurringFactsOf(data),
       movements: [],
     };
-    await settle(context, doc, doc.facts, await timezoneOf(context, data.organisationId));
+    await settle(context, doc, doc.facts, doc.organisation_timezone, recordedTime);
     await addMember(context, data.organisationId, data.subscriptionId);
     return;
   }
   const doc = await context.get<MrrSubscriptionDoc>(MRR_SUBSCRIPTIONS, event.data.subscriptionId);
-  if (doc) await settle(context, doc, evolveRecurringFacts(doc.facts, event, businessTime), await timezoneOf(context, doc._organisation));
+  if (doc) await settle(context, doc, evolveRecurringFacts(doc.facts, event, businessTime), doc.organisation_timezone, recordedTime);
 };
 
 /** After the organisation's timezone changed: the subscription's movements in the new months. */
-export const retimeSubscription = async (context: ProjectionContext, doc: MrrSubscriptionDoc, timezone: string): Promise<void> => settle(context, doc, doc.facts, timezone);
+export const retimeSubscription = async (context: ProjectionContext, doc: MrrSubscriptionDoc, timezone: string, recorded: string): Promise<void> =>
+  settle(context, doc, doc.facts, timezone, recorded);
 
 /** A month's document as the report rows take it. */
 export const toMrrMonth = (doc: MonthDoc): MrrMonth => ({

@@ -3,6 +3,7 @@ import { formatMoney } from '../../domain/pricing/money';
 import { isMonth, monthCount } from '../../domain/reports/months';
 import type { MrrRow, RevenueRow } from '../../domain/reports/report-rows';
 import { amountOutput } from '../../projections/amount';
+import { mrrReport, type ReportRequest, type ReportStores, revenueReport } from '../../projections/revenue-report-queries';
 import { currencySchema } from './organisation';
 
 /** A report spans at most this many months. */
@@ -68,9 +69,9 @@ export const revenueRowObject = z
   .meta({ id: 'RevenueReportRow' });
 export type RevenueRowObject = z.infer<typeof revenueRowObject>;
 
-export const reportOf = <Row extends z.ZodType>(row: Row) => z.object({ object: z.literal('list'), data: z.array(row) });
+const reportOf = <Row extends z.ZodType>(row: Row) => z.object({ object: z.literal('list'), data: z.array(row) });
 
-export const toMrrRowObject = (row: MrrRow): MrrRowObject => ({
+const toMrrRowObject = (row: MrrRow): MrrRowObject => ({
   month: row.month,
   currency: row.currency,
   opening_mrr: formatMoney(row.opening),
@@ -84,7 +85,7 @@ export const toMrrRowObject = (row: MrrRow): MrrRowObject => ({
   active_subscriptions: row.activeSubscriptions,
 });
 
-export const toRevenueRowObject = (row: RevenueRow): RevenueRowObject => ({
+const toRevenueRowObject = (row: RevenueRow): RevenueRowObject => ({
   month: row.month,
   currency: row.currency,
   new_subscription: formatMoney(row.revenue.new_subscription),
@@ -100,7 +101,33 @@ export const toRevenueRowObject = (row: RevenueRow): RevenueRowObject => ({
  * Every value is a month, an ISO currency code, a decimal amount or a whole number, none of which
  * RFC 4180 ever quotes, so no CSV library is needed to write them.
  */
-export const reportCsv =
-  (columns: readonly string[]) =>
-  (body: unknown): string =>
-    [columns, ...(body as { data: Record<string, string | number>[] }).data.map((row) => columns.map((column) => String(row[column])))].map((cells) => `${cells.join(',')}\n`).join('');
+const csvOf = (columns: readonly string[], rows: readonly Record<string, string | number>[]): string =>
+  [columns, ...rows.map((row) => columns.map((column) => String(row[column])))].map((cells) => `${cells.join(',')}\n`).join('');
+
+const reportKind = <Row extends z.ZodObject>(row: Row, rows: (stores: ReportStores, request: ReportRequest) => Promise<z.infer<Row>[]>) => {
+  const columns = Object.keys(row.shape);
+  return {
+    /** The answer's shape: `{object: "list", data: [row…]}`. */
+    response: reportOf(row),
+    columns,
+    /** The report's rows as the API shows them: what the admin routes, the operator command and the console answer. */
+    rows,
+    /** An answer's rows (`{data}`) as CSV. */
+    csv: (body: unknown) => csvOf(columns, (body as { data: Record<string, string | number>[] }).data),
+  };
+};
+
+/** The two reports, each read once here for every caller. */
+export const REPORTS = {
+  mrr: reportKind(mrrRowObject, async (stores, request) => (await mrrReport(stores, request)).map(toMrrRowObject)),
+  revenue: reportKind(revenueRowObject, async (stores, request) => (await revenueReport(stores, request)).map(toRevenueRowObject)),
+};
+export type ReportKind = keyof typeof REPORTS;
+
+/** The request a report query makes of an organisation. */
+export const reportRequest = (organisationId: string, query: ReportQuery): ReportRequest => ({
+  organisationId,
+  range: { from: query.from, to: query.to },
+  currency: query.currency ?? null,
+  asOf: query.as_of === undefined ? null : new Date(query.as_of),
+});

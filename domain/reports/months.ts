@@ -1,4 +1,4 @@
-import { dateIn, startOfDate } from '../pricing/calendar';
+import { startOfDate } from '../pricing/calendar';
 
 /** A calendar month, `YYYY-MM`: the reports' rows are months of the organisation's timezone. */
 export type Month = string;
@@ -19,8 +19,28 @@ export const monthCount = (from: Month, to: Month): number => Math.max(index(to)
 /** Every month from `from` to `to`, both included, oldest first. */
 export const monthsFrom = (from: Month, to: Month): Month[] => Array.from({ length: monthCount(from, to) }, (_, i) => addMonths(from, i));
 
-/** The first instant of a month in a timezone, in epoch milliseconds. */
-export const monthStart = (month: Month, timezone: string): number => Date.parse(startOfDate(`${month}-01`, timezone));
+/** Answers of `monthStart`, asked for the same few months over and over. */
+const starts = new Map<string, number>();
 
-/** The month an instant (epoch milliseconds) falls in, in a timezone. */
-export const monthOf = (instant: number, timezone: string): Month => dateIn(new Date(instant).toISOString(), timezone).slice(0, 7);
+/** The first instant of a month in a timezone, in epoch milliseconds. */
+export const monthStart = (month: Month, timezone: string): number => {
+  const key = `${timezone} ${month}`;
+  let start = starts.get(key);
+  if (start === undefined) {
+    start = Date.parse(startOfDate(`${month}-01`, timezone));
+    if (starts.size >= 10_000) starts.clear();
+    starts.set(key, start);
+  }
+  return start;
+};
+
+/**
+ * The month an instant (epoch milliseconds) falls in, in a timezone: its month in UTC, or the one
+ * before or after (no timezone is a month away from UTC), told by the months' first instants alone.
+ */
+export const monthOf = (instant: number, timezone: string): Month => {
+  const utc = new Date(instant).toISOString().slice(0, 7);
+  if (instant < monthStart(utc, timezone)) return addMonths(utc, -1);
+  const next = addMonths(utc, 1);
+  return instant >= monthStart(next, timezone) ? next : utc;
+};

@@ -3,12 +3,11 @@ import { formatMoney, parseMoney } from '../../domain/pricing/money';
 import { MRR_MONTHS } from '../../projections/mrr-movements';
 import { REVENUE_MONTHS } from '../../projections/invoiced-revenue';
 import { revenueReportsProjection } from '../../projections/revenue-reports';
-import { emptiedBySandboxReset } from '../../projections/sandbox-reset';
 import { type GivenEvent, projectionSpec } from '../support/projection-spec';
 import { organisationSettings } from '../support/organisation-fixtures';
 import { created, ended, unitsChanged } from '../support/recurring-events';
 
-const spec = projectionSpec(emptiedBySandboxReset(revenueReportsProjection));
+const spec = projectionSpec(revenueReportsProjection);
 
 const organisationCreated = (timezone = 'Europe/London'): GivenEvent => ({
   type: 'OrganisationCreated',

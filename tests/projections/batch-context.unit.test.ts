@@ -33,7 +33,12 @@ describe('a projection batch', () => {
 
   it('reads a document of the store once a batch, and answers later reads with what it put or erased since', async () => {
     const reads: string[] = [];
-    const store = { get: <T extends Doc>(collection: string, id: string) => (reads.push(`${collection}/${id}`), Promise.resolve({ id, _organisation: 'org_1', timezone: 'Europe/London' } as unknown as T)) };
+    const store = {
+      get: <T extends Doc>(collection: string, id: string): Promise<T | null> => {
+        reads.push(`${collection}/${id}`);
+        return Promise.resolve({ id, _organisation: 'org_1', timezone: 'Europe/London' } as unknown as T);
+      },
+    };
     const context = batchContext(store);
     expect(await context.get('report_organisations', 'org_1')).toMatchObject({ timezone: 'Europe/London' });
     expect(await context.get('report_organisations', 'org_1')).toMatchObject({ timezone: 'Europe/London' });

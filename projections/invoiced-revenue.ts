@@ -50,7 +50,6 @@ type RevenueDocumentFields = {
 export type RevenueDocumentDoc = Doc & RevenueDocumentFields;
 
 const stored = (revenue: Revenue): Amounts => Object.fromEntries(REVENUE_TYPES.map((type) => [type, formatMoney(revenue[type])]));
-const read = (amounts: Amounts): Revenue => Object.fromEntries(REVENUE_TYPES.map((type) => [type, parseMoney(amounts[type]!)])) as Revenue;
 
 const addToItsMonth = (context: ProjectionContext, doc: RevenueDocumentDoc, sign: 1 | -1, recorded: string) =>
   addToMonth(context, REVENUE_MONTHS, { organisationId: doc._organisation, currency: doc.currency, month: doc.month }, plus({}, { ...doc.revenue, credits: doc.credits }, sign), recorded);
@@ -144,6 +143,6 @@ export const retimeDocument = async (context: ProjectionContext, doc: RevenueDoc
 export const toRevenueMonth = (doc: MonthDoc): RevenueMonth => ({
   month: doc.month,
   currency: doc.currency,
-  revenue: read(doc as unknown as Amounts),
-  credits: parseMoney(doc.credits as string),
+  revenue: Object.fromEntries(REVENUE_TYPES.map((type) => [type, parseMoney((doc[type] as string | undefined) ?? '0')])) as Revenue,
+  credits: parseMoney((doc.credits as string | undefined) ?? '0'),
 });

@@ -8,6 +8,7 @@ import type { EventMetadata } from '../infra/event-store/port';
 import type { Doc } from '../infra/read-store/port';
 import type { ProjectionContext } from './projection';
 import { addMember, timezoneOf } from './report-organisations';
+import type { Fields } from './report-fields';
 import { addToMonth, type MonthDoc } from './report-months';
 
 /** Per subscription: the facts its MRR follows and the movements it put in its months (to take out again when they change). */
@@ -40,7 +41,8 @@ const moveMonths = async (context: ProjectionContext, doc: Pick<MrrSubscriptionD
     }
   }
   for (const [month, { amounts, active }] of months) {
-    const change = { ...Object.fromEntries(MOVEMENT_KINDS.map((kind) => [kind, formatMoney(amounts[kind])])), active_change: active };
+    const change: Fields = { active_change: active };
+    for (const kind of MOVEMENT_KINDS) change[kind] = formatMoney(amounts[kind]);
     await addToMonth(context, MRR_MONTHS, { organisationId: doc._organisation, currency: doc.currency, month }, change, recorded);
   }
 };
@@ -84,6 +86,6 @@ export const retimeSubscription = async (context: ProjectionContext, doc: MrrSub
 export const toMrrMonth = (doc: MonthDoc): MrrMonth => ({
   month: doc.month,
   currency: doc.currency,
-  movements: Object.fromEntries(MOVEMENT_KINDS.map((kind) => [kind, parseMoney(doc[kind] as string)])) as MrrMonth['movements'],
-  activeChange: doc.active_change as number,
+  movements: Object.fromEntries(MOVEMENT_KINDS.map((kind) => [kind, parseMoney((doc[kind] as string | undefined) ?? '0')])) as MrrMonth['movements'],
+  activeChange: (doc.active_change as number | undefined) ?? 0,
 });

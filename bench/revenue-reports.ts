@@ -16,6 +16,7 @@ import { revenueReportsProjection } from '../projections/revenue-reports';
 import { databaseFile } from '../service/services';
 import { appendedEvent } from './appended-event';
 import { recordTemplate, type TemplateLog } from './template-log';
+import { type Timing, timed } from './timed';
 
 export type ReportFigures = Readonly<{
   subscriptions: number;
@@ -27,7 +28,6 @@ export type ReportFigures = Readonly<{
   revenueMs: Timing;
   asOfMs: Timing;
 }>;
-type Timing = Readonly<{ p50: number; p99: number }>;
 
 const FIRST = '2016-01-01';
 const DAYS = 3_650;
@@ -89,19 +89,6 @@ const history = (template: TemplateLog, i: number): { streamId: string; events: 
   return [customer, { ...subscription, events: [{ ...created, data: started }, ...lifecycle] }, { ...invoice, events: invoice.events.map(dated) }];
 };
 type Copied = { streamId: string; events: NewEvent[] };
-
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
-const timed = async (runs: number, run: () => Promise<unknown>): Promise<Timing> => {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await run();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99) };
-};
 
 /**
  * The revenue reports over `subscriptions` subscriptions of one organisation spread over ten years:

@@ -47,7 +47,7 @@ export const scaleRows = async (write: (text: string) => void): Promise<void> =>
     write(`${formatUsageFold(await usageFoldBench(USAGE_FOLD_BATCHES))}\n`);
   }
   if (rows.has('reports')) {
-    write(`\nrevenue reports: a 120-month MRR and revenue report read from their read model, and one as of an instant (the log replayed)\n`);
+    write(`\nrevenue reports: a 120-month MRR and revenue report read from their read model, and an MRR report as of an instant\n`);
     write(`${formatReports(await reportsBench(REPORT_SUBSCRIPTIONS))}\n`);
   }
 };

@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import { sandboxWriteGateOf } from '../commands/organisation/sandbox-write-gate';
+import { sandboxWriteGateOf } from '../commands/sandbox/sandbox-write-gate';
 import { adminAuth } from './admin/admin-auth';
 import { ADMIN_API_INTRODUCTION } from './admin/introduction';
 import { accountingRoutes } from './admin/accounting';

@@ -1,14 +1,14 @@
 import { rmSync } from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { loadState } from '../commands/handle';
-import { invoiceCommand } from '../commands/invoice/invoice-command';
+import { loadState } from '../commands/plumbing/handle';
+import { invoiceCommand } from '../commands/plumbing/invoice-command';
 import { invoiceDecider } from '../domain/invoice/decider';
 import { SqliteEventStore } from '../infra/event-store/sqlite';
 import { silentLogger } from '../infra/logger';
 import { SqliteReadStore } from '../infra/read-store/sqlite';
 import { openDatabase } from '../infra/sqlite/open-database';
-import { allProjections } from '../projections/all';
-import { ProjectionRunner } from '../projections/runner';
+import { allProjections } from '../projections/read-models/all';
+import { ProjectionRunner } from '../projections/engine/runner';
 import { sqliteRebuildPartitions } from '../service/rebuild-partitions';
 import { databaseFile } from '../service/services';
 import { loopGaps } from './loop-gaps';

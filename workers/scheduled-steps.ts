@@ -1,13 +1,13 @@
 import { runScheduledStep } from '../commands/subscription/run-scheduled-step';
 import { billUsagePeriod } from '../commands/usage/bill-usage-period';
-import { billedUsagePeriods } from '../commands/usage/usage-states';
+import { billedUsagePeriods } from '../commands/plumbing/usage-states';
 import { dueUsagePeriods } from '../domain/usage/billing';
-import { subscriptionCommand } from '../commands/subscription/subscription-command';
+import { subscriptionCommand } from '../commands/plumbing/subscription-command';
 import type { OpenOrganisation } from '../domain/organisation/state';
 import { addDays, compareDates } from '../domain/pricing/calendar';
 import { dueSteps, scheduleViewOf, STEP_KINDS } from '../domain/subscription/schedule';
-import type { Caller } from '../commands/metadata';
-import { DUE_DATES, type DueDatesDoc } from '../projections/due-dates';
+import type { Caller } from '../commands/plumbing/metadata';
+import { DUE_DATES, type DueDatesDoc } from '../projections/read-models/due-dates';
 import type { WorkerDeps } from './deps';
 
 /** What running a piece of due work did: whether it recorded anything, and the invoices it raised (the accounting sync worker pushes them). */

@@ -1,11 +1,11 @@
-import { awaitSync } from '../commands/await-sync';
-import type { Caller } from '../commands/metadata';
-import { loadOpenOrganisation } from '../commands/organisation/load-open-organisation';
-import { organisationCommand } from '../commands/organisation/organisation-command';
+import { awaitSync } from '../commands/accounting/await-sync';
+import type { Caller } from '../commands/plumbing/metadata';
+import { loadOpenOrganisation } from '../commands/plumbing/load-open-organisation';
+import { organisationCommand } from '../commands/plumbing/organisation-command';
 import type { OpenOrganisation } from '../domain/organisation/state';
 import { advanceRunning, decideClockAdvance } from '../domain/organisation/time';
 import { compareDates, dateIn, startOfDate } from '../domain/pricing/calendar';
-import { ORGANISATIONS, type OrganisationDoc } from '../projections/organisations';
+import { ORGANISATIONS, type OrganisationDoc } from '../projections/read-models/organisations';
 import type { WorkerDeps } from './deps';
 import { periodicPass } from './periodic-pass';
 import { type DueWork, STEP_SOURCES, type StepSource } from './scheduled-steps';

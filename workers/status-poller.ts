@@ -1,10 +1,10 @@
-import { invoiceCommand } from '../commands/invoice/invoice-command';
+import { invoiceCommand } from '../commands/plumbing/invoice-command';
 import { DomainError } from '../domain/shared/domain-error';
-import { creditNoteCommand } from '../commands/credit-note/credit-note-command';
+import { creditNoteCommand } from '../commands/plumbing/credit-note-command';
 import type { AccountingCreditNote, AccountingInvoice } from '../infra/accounting/port';
-import { CREDIT_NOTES, type CreditNoteDoc } from '../projections/credit-notes';
-import { INVOICES, type InvoiceDoc } from '../projections/invoices';
-import { ORGANISATIONS, type OrganisationDoc } from '../projections/organisations';
+import { CREDIT_NOTES, type CreditNoteDoc } from '../projections/read-models/credit-notes';
+import { INVOICES, type InvoiceDoc } from '../projections/read-models/invoices';
+import { ORGANISATIONS, type OrganisationDoc } from '../projections/read-models/organisations';
 import type { WorkerDeps } from './deps';
 import { periodicPass } from './periodic-pass';
 

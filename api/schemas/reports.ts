@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { formatMoney } from '../../domain/pricing/money';
 import { isMonth, monthCount } from '../../domain/reports/months';
 import type { MrrRow, RevenueRow } from '../../domain/reports/report-rows';
-import { amountOutput } from '../../projections/amount';
-import { mrrReport, type ReportRequest, type ReportStores, revenueReport } from '../../projections/revenue-report-queries';
+import { amountOutput } from '../../projections/read-models/amount';
+import { mrrReport, type ReportRequest, type ReportStores, revenueReport } from '../../projections/queries/revenue-reports';
 import { currencySchema } from './organisation';
 
 /** A report spans at most this many months. */

@@ -7,11 +7,11 @@ import { subscriptionDecider, type SubscriptionState } from '../../domain/subscr
 import type { SubscriptionEvent } from '../../domain/subscription/events';
 import type { DueStep, RunScheduledStep } from '../../domain/subscription/schedule';
 import { derivedId } from '../../infra/ids';
-import type { CommandDeps } from '../deps';
-import { invoiceCommand } from '../invoice/invoice-command';
-import type { Caller } from '../metadata';
-import { usageTotalsFrom } from '../usage/usage-states';
-import { subscriptionCommand } from './subscription-command';
+import type { CommandDeps } from '../plumbing/deps';
+import { invoiceCommand } from '../plumbing/invoice-command';
+import { type Caller, refOf } from '../plumbing/metadata';
+import { usageTotalsFrom } from '../plumbing/usage-states';
+import { subscriptionCommand } from '../plumbing/subscription-command';
 
 /** The renewal invoice of a subscription's period: one id per subscription and period, whoever raises it. */
 export const renewalInvoiceIdFor = (subscriptionId: string, periodStart: string): string => derivedId('invoice', subscriptionId, 'renewal', periodStart);
@@ -33,7 +33,7 @@ const raiseRenewalInvoice = (deps: CommandDeps, caller: Caller, org: OpenOrganis
     now,
     paymentTermsDays: org.settings.paymentTermsDays,
   });
-  await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...invoice }, caller, { id: org.organisationId, livemode: org.livemode });
+  await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...invoice }, caller, refOf(org));
 };
 
 /**
@@ -60,6 +60,5 @@ export const runScheduledStep = async (deps: CommandDeps, caller: Caller, org: O
     cpi,
     usageFrom,
   };
-  const ref = { id: org.organisationId, livemode: org.livemode };
-  return subscriptionCommand(deps, subscriptionId, command, caller, ref, raiseRenewalInvoice(deps, caller, org, now), loaded);
+  return subscriptionCommand(deps, subscriptionId, command, caller, refOf(org), raiseRenewalInvoice(deps, caller, org, now), loaded);
 };

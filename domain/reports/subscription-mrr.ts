@@ -3,9 +3,7 @@ import { wholePeriodFee } from '../invoice/renewal-invoice';
 import { compareDates, type Interval, startOfDate } from '../pricing/calendar';
 import type { Money } from '../pricing/money';
 import { netOf } from '../pricing/percent';
-import type { SubscriptionCreated, SubscriptionCreatedData } from '../subscription/events';
-import type { SubscriptionEnded, SubscriptionEndScheduled, SubscriptionRestored, SubscriptionUnitsChanged } from '../subscription/lifecycle-events';
-import type { SubscriptionCpiUplifted } from '../subscription/schedule-events';
+import type { SubscriptionCreatedData, SubscriptionEvent } from '../subscription/events';
 import { monthlyRecurring } from './monthly-recurring';
 
 /** A value in force from a date (the subscription's timezone) on. */
@@ -37,8 +35,6 @@ export type RecurringFacts = Readonly<{
 }>;
 
 /** The subscription events its MRR follows; a start, renewal or completion falls on dates these already hold. */
-export type RecurringEvent = SubscriptionCreated | SubscriptionUnitsChanged | SubscriptionCpiUplifted | SubscriptionEndScheduled | SubscriptionEnded | SubscriptionRestored;
-
 export const RECURRING_EVENT_TYPES = [
   'SubscriptionCreated',
   'SubscriptionUnitsChanged',
@@ -46,7 +42,8 @@ export const RECURRING_EVENT_TYPES = [
   'SubscriptionEndScheduled',
   'SubscriptionEnded',
   'SubscriptionRestored',
-] as const satisfies readonly RecurringEvent['type'][];
+] as const;
+export type RecurringEvent = SubscriptionEvent<(typeof RECURRING_EVENT_TYPES)[number]>;
 
 /** `steps` with `value` in force from `from` on: a later step it overrides goes. */
 const withStep = <T>(steps: readonly Step<T>[], from: string, value: T): Step<T>[] => [
@@ -74,7 +71,7 @@ export const recurringFactsOf = (created: SubscriptionCreatedData): RecurringFac
  * current period stays billed at its units. A restore of an ended subscription resumes its MRR from
  * the restore on; one set to end at period end simply no longer ends.
  */
-export const evolveRecurringFacts = (facts: RecurringFacts, event: Exclude<RecurringEvent, SubscriptionCreated>, businessTime: string): RecurringFacts => {
+export const evolveRecurringFacts = (facts: RecurringFacts, event: Exclude<RecurringEvent, { type: 'SubscriptionCreated' }>, businessTime: string): RecurringFacts => {
   switch (event.type) {
     case 'SubscriptionUnitsChanged': {
       const { data } = event;

@@ -3,7 +3,7 @@ import { type ReportKind, type ReportQuery, reportQuery, REPORTS, reportRequest 
 import { loadConfig } from '../../infra/config';
 import { createLogger } from '../../infra/logger';
 import { DataDirectoryInUse, lockDataDirectory } from '../../infra/service-lock';
-import { ORGANISATIONS } from '../../projections/organisations';
+import { ORGANISATIONS } from '../../projections/read-models/organisations';
 import { openServices } from '../services';
 import { adminClient, noTokenMessage } from './admin-client';
 import { progressBar } from './progress-bar';

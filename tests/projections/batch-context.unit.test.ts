@@ -1,4 +1,4 @@
-import { batchContext } from '../../projections/batch-context';
+import { batchContext } from '../../projections/engine/batch-context';
 import type { Doc } from '../../infra/read-store/port';
 
 const emptyStore = { get: () => Promise.resolve(null) };

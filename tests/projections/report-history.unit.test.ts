@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import { addDays } from '../../domain/pricing/calendar';
 import type { Condition, Doc } from '../../infra/read-store/port';
-import { REVENUE_MONTHS } from '../../projections/invoiced-revenue';
-import { MRR_MONTHS } from '../../projections/mrr-movements';
-import { memoryContext } from '../../projections/replay';
-import { historyAt } from '../../projections/report-history';
-import { lastResetUpTo } from '../../projections/report-organisations';
-import { revenueReportsProjection } from '../../projections/revenue-reports';
+import type { Projection } from '../../projections/engine/projection';
+import { REVENUE_MONTHS } from '../../projections/read-models/revenue-reports/invoiced-revenue';
+import { MRR_MONTHS } from '../../projections/read-models/revenue-reports/mrr-movements';
+import { memoryContext } from '../../projections/engine/replay';
+import { historyAt } from '../../projections/read-models/revenue-reports/report-history';
+import { lastResetUpTo } from '../../projections/read-models/revenue-reports/report-organisations';
+import { revenueReportsProjection } from '../../projections/read-models/revenue-reports/revenue-reports';
 import { testMetadata } from '../support/events';
 import { organisationSettings } from '../support/organisation-fixtures';
 import { created, ended, restored, unitsChanged } from '../support/recurring-events';
@@ -45,7 +46,8 @@ describe('the revenue reports’ history (property)', () => {
         const invoices: string[] = [];
         const apply = async (type: string, data: unknown, businessTime = new Date(recorded).toISOString()) => {
           const metadata = testMetadata({ organisationId: 'org_1', livemode: false, resetGeneration: generation, recordedTime: new Date(recorded).toISOString(), businessTime });
-          await revenueReportsProjection.apply({ id: `evt_${n}`, type, version: 1, data, metadata, streamId: 'spec', revision: 0, position: BigInt(++n) }, context);
+          // The steps' events as the log hands them to any projection: typed by what they carry, not checked here.
+          await (revenueReportsProjection as Projection).apply({ id: `evt_${n}`, type, version: 1, data, metadata, streamId: 'spec', revision: 0, position: BigInt(++n) }, context);
         };
         await apply('OrganisationCreated', { organisationId: 'org_1', livemode: false, liveOrganisationId: 'org_live', settings: organisationSettings });
         const seen: { at: number; months: Record<string, Doc[]> }[] = [];

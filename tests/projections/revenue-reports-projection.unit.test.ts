@@ -1,8 +1,8 @@
 import type { InvoiceLine } from '../../domain/invoice/events';
 import { formatMoney, parseMoney } from '../../domain/pricing/money';
-import { MRR_MONTHS } from '../../projections/mrr-movements';
-import { REVENUE_MONTHS } from '../../projections/invoiced-revenue';
-import { revenueReportsProjection } from '../../projections/revenue-reports';
+import { MRR_MONTHS } from '../../projections/read-models/revenue-reports/mrr-movements';
+import { REVENUE_MONTHS } from '../../projections/read-models/revenue-reports/invoiced-revenue';
+import { revenueReportsProjection } from '../../projections/read-models/revenue-reports/revenue-reports';
 import { type GivenEvent, projectionSpec } from '../support/projection-spec';
 import { organisationSettings } from '../support/organisation-fixtures';
 import { created, ended, unitsChanged } from '../support/recurring-events';

@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { quickStart } from '../../service/quick-start';
+import { quickStartService } from '../support/quick-start-service';
 import { ensureBuilt, runNodeAsync, startServiceProcess } from '../support/service-process';
-import { ADMIN_TOKEN, startTestService } from '../support/test-service';
+import { ADMIN_TOKEN } from '../support/test-service';
 
 /** The table's lines as cells. */
 const cells = (stdout: string) => stdout.trim().split('\n').map((line) => line.trim().split(/\s+/));
@@ -10,15 +10,7 @@ describe('npm run report', () => {
   beforeAll(ensureBuilt, 120_000);
 
   it('prints the rows the admin API answers, as a table or CSV, from the data directory or the running service', async () => {
-    const service = await startTestService();
-    const demo = (await quickStart(service.services))!;
-    await service.services.projections.waitFor(demo.position);
-    const created = await request(service.app)
-      .post('/v1/subscriptions')
-      .set('Authorization', `Bearer ${demo.apiKey}`)
-      .set('Idempotency-Key', 'report-1')
-      .send({ customer_code: 'ACME', plan_code: 'team', units: 3, start_date: '2026-01-15' });
-    expect(created.status).toBe(201);
+    const { service, demo } = await quickStartService({ customer_code: 'ACME', plan_code: 'team', units: 3, start_date: '2026-01-15' }, 'report-1');
     await service.services.projections.waitFor(await service.services.store.headPosition());
     const query = `from=2025-12&to=2026-03`;
     const rows = (await request(service.app).get(`/admin/v1/organisations/${demo.sandboxId}/reports/mrr?${query}`).set(service.admin)).body.data as Record<string, unknown>[];

@@ -16,7 +16,7 @@ type Row = (typeof ROWS)[number];
 
 /**
  * `BENCH_SCALE_ROWS` (comma-separated, default every row): `memory` (slow: a 1M-event log), `rebuild`
- * (rebuild, scan and folds), `usage-ids` (the usage event id index read from a log of 1M ids) and
+ * (rebuild, scan and folds), `usage-ids` (the usage event id index read from a log of 1M ids),
  * `usage-fold` (a subscription's usage stream of 1M ids folded cold) and `reports` (the revenue
  * reports over `BENCH_REPORT_SUBSCRIPTIONS` subscriptions, default 100,000).
  */

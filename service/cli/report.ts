@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { type ReportKind, type ReportQuery, reportQuery, REPORTS, reportRequest } from '../../api/schemas/reports';
 import { loadConfig } from '../../infra/config';
 import { createLogger } from '../../infra/logger';
-import { DataDirectoryInUse, lockDataDirectory } from '../../infra/service-lock';
+import { DataDirectoryInUse, type DataDirectoryLock, lockDataDirectory } from '../../infra/service-lock';
 import { ORGANISATIONS } from '../../projections/read-models/organisations';
 import { openServices } from '../services';
 import { adminClient, noTokenMessage } from './admin-client';
@@ -67,17 +67,18 @@ const main = async (): Promise<number> => {
     return 2;
   }
   const config = loadConfig();
-  let rows: Row[] | string;
+  // The lock the service holds: with the service running, the service answers.
+  let lock: DataDirectoryLock | null = null;
   try {
-    const lock = lockDataDirectory(config.DATA_DIR, 'report');
-    try {
-      rows = await fromDataDirectory(kind, values.org, parsed.data, config);
-    } finally {
-      lock.release();
-    }
+    lock = lockDataDirectory(config.DATA_DIR, 'report');
   } catch (error) {
     if (!(error instanceof DataDirectoryInUse) || error.holder?.role !== 'service') throw error;
-    rows = await fromService(kind, values.org, parsed.data, config);
+  }
+  let rows: Row[] | string;
+  try {
+    rows = lock ? await fromDataDirectory(kind, values.org, parsed.data, config) : await fromService(kind, values.org, parsed.data, config);
+  } finally {
+    lock?.release();
   }
   if (typeof rows === 'string') {
     process.stderr.write(rows);

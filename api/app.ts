@@ -13,6 +13,7 @@ import { timeRoutes } from './admin/time';
 import { webhookEndpointRoutes } from './admin/webhook-endpoints';
 import { workersRoutes } from './admin/workers';
 import { projectionRoutes } from './admin/projections';
+import { reportRoutes } from './admin/reports';
 import type { ApiDeps } from './deps';
 import { errorHandler, unknownEndpoint } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
@@ -96,6 +97,7 @@ export const createApp = (deps: ApiDeps): App => {
   workersRoutes(admin, routes, deps);
   auditRoutes(admin, routes, deps);
   projectionRoutes(admin, routes, deps);
+  reportRoutes(admin, routes, deps);
   app.use('/admin', adminAuth(deps.adminToken));
   // Operators' writes to an organisation, but its reset (which takes the gate whole).
   app.use(sandboxWrites(sandboxWriteGateOf(deps.store), (req) => ADMIN_WRITE_TARGET.exec(req.path)?.[1] ?? null));

@@ -15,6 +15,7 @@ import { webhookEndpointRoutes } from './admin/webhook-endpoints';
 import { workersRoutes } from './admin/workers';
 import { consoleRouter } from './console/console';
 import { projectionRoutes } from './admin/projections';
+import { reportRoutes } from './admin/reports';
 import type { ApiDeps } from './deps';
 import { errorHandler, unknownEndpoint } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
@@ -100,6 +101,7 @@ export const createApp = (deps: ApiDeps): App => {
   workersRoutes(admin, routes, deps);
   auditRoutes(admin, routes, deps);
   projectionRoutes(admin, routes, deps);
+  reportRoutes(admin, routes, deps);
   organisationObjectRoutes(admin, routes, deps);
   app.use('/admin', adminAuth(deps.adminToken));
   // Operators' writes to an organisation, but its reset (which takes the gate whole).

@@ -1,8 +1,8 @@
 import { planHasUnits } from '../catalogue/types';
 import { startOfDate } from '../pricing/calendar';
-import { parseMoney } from '../pricing/money';
+import { type Money, parseMoney } from '../pricing/money';
 import { discountOf, parsePercent } from '../pricing/percent';
-import { planAmount } from '../pricing/pricing';
+import { planAmount, type PlanPricing } from '../pricing/pricing';
 import type { ExistingSubscription } from '../subscription/lifecycle';
 import type { LifecycleEvent } from '../subscription/lifecycle-events';
 import { nextPeriod, renewalPricing } from '../subscription/schedule';
@@ -19,11 +19,21 @@ export type RenewalInvoiceInput = Readonly<{
   paymentTermsDays: number;
 }>;
 
+/**
+ * What a renewal line bills for one whole period at these units and prices: the plan's fee and the
+ * subscription's discount on it (the line's amount and discount_amount; its charge_amount is their
+ * difference). The MRR of a subscription is this, normalised to a month.
+ */
+export const wholePeriodFee = (pricing: PlanPricing, units: number, discountPercent: string): Readonly<{ fee: Money; discount: Money }> => {
+  const fee = planAmount(pricing, units);
+  return { fee, discount: discountOf(fee, parsePercent(discountPercent) ?? 0n) };
+};
+
 /** The renewal line of a period: the whole-period fee at these units and prices, revenue type `renewal`, effective from the renewal date. */
 export const renewalLine = (state: ExistingSubscription, period: Readonly<{ start: string; end: string }>, units: number, lineId: string): InvoiceLine => {
   const { subscription } = state;
   const { pricing } = renewalPricing(state);
-  const fee = planAmount({ type: pricing.planType, price: pricing.price, freeUnits: pricing.freeUnits, tiers: pricing.tiers }, units);
+  const { fee, discount } = wholePeriodFee({ type: pricing.planType, price: pricing.price, freeUnits: pricing.freeUnits, tiers: pricing.tiers }, units, subscription.discountPercent);
   return netLine(
     {
       lineId,
@@ -37,7 +47,7 @@ export const renewalLine = (state: ExistingSubscription, period: Readonly<{ star
       effectiveDate: startOfDate(period.start, subscription.timezone),
     },
     fee,
-    discountOf(fee, parsePercent(subscription.discountPercent) ?? 0n),
+    discount,
   );
 };
 

@@ -31,6 +31,8 @@ export const batchContext = (
   // after it stays.
   const erasures = new Map<string, Erasure[]>();
   let held = 0;
+  /** What the batch read of the store, by collection and id. */
+  const read = new Map<string, Promise<Doc | null>>();
   const of = (collection: string) => {
     let docs = pending.get(collection);
     if (!docs) {
@@ -73,7 +75,14 @@ export const batchContext = (
     get: async <T extends Doc>(collection: string, id: string) => {
       const docs = of(collection);
       if (docs.has(id)) return (docs.get(id) ?? null) as T | null;
-      const stored = await readStore.get<T>(collection, id);
+      // Read once a batch: nothing but the batch writes its collections, and what it writes it holds.
+      const key = `${collection}\u0000${id}`;
+      let reading = read.get(key) as Promise<T | null> | undefined;
+      if (!reading) {
+        reading = readStore.get<T>(collection, id);
+        read.set(key, reading);
+      }
+      const stored = await reading;
       return stored && erased(collection, stored) ? null : stored;
     },
     // Handlers never change a document after putting it, nor one they got (they put a changed copy):

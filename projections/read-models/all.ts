@@ -8,6 +8,7 @@ import { metersProjection } from './meters';
 import { organisationsProjection } from './organisations';
 import { plansProjection } from './plans';
 import type { Projection } from '../engine/projection';
+import { revenueReportsProjection } from './revenue-reports/revenue-reports';
 import { emptiedBySandboxReset } from './sandbox-reset';
 import { SandboxGenerations } from './sandbox-generations';
 import { subscriptionsProjection } from './subscriptions';
@@ -31,4 +32,6 @@ export const allProjections: readonly Projection[] = [
   emptied(creditNotesProjection),
   emptied(usageProjection),
   emptied(dueDatesProjection),
+  // Emptied by a sandbox reset, but for the history it keeps of the months before: see its own reset.
+  revenueReportsProjection,
 ];

@@ -121,6 +121,7 @@ export const consoleBench = async (write: (line: string) => void): Promise<boole
       ['webhooks', `${base}/webhooks`],
       ['API keys', `${base}/api-keys`],
       ['accounting', `${base}/accounting`],
+      ['revenue (reports, chart)', `${base}/revenue`],
       ['projections', '/console/projections'],
       ['workers', '/console/workers'],
     ];

@@ -33,6 +33,24 @@ const listen = (server: Server, port: number, host: string): Promise<number> =>
     });
   });
 
+/**
+ * Stops accepting connections and closes the idle ones, then waits for the requests in flight to be
+ * answered, up to `graceMs`; past it, closes the connections left. Resolves whether it had to.
+ */
+const drain = (server: Server, graceMs: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    let cut = false;
+    const timer = setTimeout(() => {
+      cut = true;
+      server.closeAllConnections();
+    }, graceMs);
+    server.close(() => {
+      clearTimeout(timer);
+      resolve(cut);
+    });
+    server.closeIdleConnections();
+  });
+
 /** Where a client on this machine reaches the service: a wildcard address is reached on loopback. */
 const reachableAt = (host: string, port: number): string => {
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
@@ -82,17 +100,30 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
       if (released > 0) logger.info({ locks: released }, 'idempotency locks left by a stopped process released');
     }
     workers = await startWorkers(workerDeps(services), workerOptions(services));
-    const { app } = createApp(apiDeps(services, adminToken, workers));
+    let stopping = false;
+    const { app } = createApp(apiDeps(services, adminToken, workers, () => stopping));
     const server = httpServer(app);
+    // Once stopping, every answer closes its connection: a client's next request goes to another process.
+    server.prependListener('request', (_req, res) => {
+      if (stopping) res.setHeader('Connection', 'close');
+    });
     const port = await listen(server, config.PORT, config.HOST);
     const url = reachableAt(config.HOST, port);
     logger.info({ url, host: config.HOST }, 'billing service listening');
     if (demo) process.stdout.write(quickStartBanner(url, demo));
-    return running(url, adminToken, demo, services, workers, server, async () => {
+    const stop = async () => {
+      stopping = true;
+      logger.info({ graceSeconds: config.SHUTDOWN_GRACE_SECONDS }, 'stopping: no new connections, ready answers 503, requests in flight finishing');
+      const cut = await drain(server, config.SHUTDOWN_GRACE_SECONDS * 1000);
+      logger.info({ connectionsCut: cut }, cut ? 'stopping: grace period over, connections left open closed' : 'stopping: every request answered');
+      // Leases given up (another process takes over at once), then each queue's running jobs finished, the group commit flushed, the stores closed.
+      await workers!.stop();
       await stopProjectionsLease();
       await services!.close();
       lock.release();
-    });
+      logger.info('stopped');
+    };
+    return { url, adminToken, demo, services, stop };
   } catch (error) {
     await workers?.stop().catch(() => undefined);
     await stopProjectionsLease().catch(() => undefined);
@@ -101,24 +132,3 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
     throw error;
   }
 };
-
-const running = (
-  url: string,
-  adminToken: string,
-  demo: QuickStart | null,
-  services: Services,
-  workers: Workers,
-  server: Server,
-  /** Gives up the projections lease, closes the stores and the data directory lock. */
-  close: () => Promise<void>,
-): RunningService => ({
-  url,
-  adminToken,
-  demo,
-  services,
-  stop: async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await workers.stop();
-    await close();
-  },
-});

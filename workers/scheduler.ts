@@ -31,7 +31,7 @@ export const runDueWork = async (
   deps: WorkerDeps,
   org: OpenOrganisation,
   until: string,
-  options: Readonly<{ sources?: readonly StepSource[]; beforeStep?: (work: DueWork) => void }> = {},
+  options: Readonly<{ sources?: readonly StepSource[]; beforeStep?: (work: DueWork) => void; /** Told how many steps are due and not yet run, whenever that changes. */ onDue?: (steps: number) => void }> = {},
 ): Promise<DueWorkRun> => {
   const sources = options.sources ?? STEP_SOURCES;
   const pending = new Map<string, DueWork[]>();
@@ -47,7 +47,9 @@ export const runDueWork = async (
   let steps = 0;
   const invoiceIds: string[] = [];
   for (;;) {
-    const next = [...pending.values()].flat().sort(earliest)[0] as (DueWork & { source: StepSource }) | undefined;
+    const due = [...pending.values()].flat();
+    options.onDue?.(due.length);
+    const next = due.sort(earliest)[0] as (DueWork & { source: StepSource }) | undefined;
     if (!next) return { steps, invoiceIds };
     options.beforeStep?.(next);
     const done = await next.run(SCHEDULER);
@@ -132,13 +134,15 @@ export const testClockAdvancer = (deps: WorkerDeps, options: TestClockOptions) =
 export const scheduler = (deps: WorkerDeps, options: SchedulerOptions) => {
   const logger = deps.logger.child({ worker: 'scheduler' });
   let stepsRun = 0;
+  /** Steps due and not yet run, by organisation, as its last pass left them (a failed step stays due). */
+  const due = new Map<string, number>();
   const runs = periodicPass(deps.clocks.wall, options.intervalSeconds, {
     items: () => deps.readStore.findAll<OrganisationDoc>(ORGANISATIONS),
     each: async (doc) => {
       if (deps.clocks.testClock(doc.id) !== null || deps.clocks.advancing(doc.id)) return;
       const org = await loadOpenOrganisation(deps.store, doc.id);
       const today = dateIn(deps.clocks.forOrganisation(doc.id).now().toISOString(), org.settings.timezone);
-      const { steps: ran } = await runDueWork(deps, org, today, { sources: options.sources });
+      const { steps: ran } = await runDueWork(deps, org, today, { sources: options.sources, onDue: (steps) => due.set(doc.id, steps) });
       stepsRun += ran;
       if (ran > 0) logger.info({ organisationId: doc.id, steps: ran, today }, 'scheduled steps run');
     },
@@ -149,6 +153,7 @@ export const scheduler = (deps: WorkerDeps, options: SchedulerOptions) => {
     run: runs.run,
     start: runs.start,
     stop: runs.stop,
+    dueSteps: (): number => [...due.values()].reduce((sum, steps) => sum + steps, 0),
     status: (): SchedulerStatus => ({
       interval_seconds: options.intervalSeconds,
       last_run_at: runs.last().at?.toISOString() ?? null,

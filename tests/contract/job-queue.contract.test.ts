@@ -80,6 +80,19 @@ const describeJobQueue = (name: string, setUp: () => Opened) =>
       expect(seen.sort()).toEqual(['first', 'third']);
     });
 
+    it('says since when its longest-waiting job has been due, a delayed one not before its time', async () => {
+      const queue = open().queue<string>('q', quick);
+      expect(await queue.waitingSince()).toBeNull();
+      const before = Date.now();
+      await queue.add('first', 'a');
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      await queue.add('second', 'b');
+      await queue.add('later', 'c', { delayMs: 60_000 });
+      const since = await queue.waitingSince();
+      expect(since).toBeGreaterThanOrEqual(before);
+      expect(since).toBeLessThan(before + 30);
+    });
+
     it('holds a delayed job until its time', async () => {
       const queue = open().queue<string>('q', quick);
       const ranAt: number[] = [];

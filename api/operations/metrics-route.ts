@@ -81,8 +81,8 @@ export const metricsRoute = (router: Router, registry: RouteRegistry, deps: Oper
   router.get('/metrics', async (req, res) => {
     const refused = refusal(req, deps.metricsToken);
     if (refused) throw refused;
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Content-Type', metrics.contentType);
-    res.status(200).send(await metrics.metrics());
+    const text = await metrics.metrics();
+    // As prom-client names it (`res.send` would rewrite its parameters).
+    res.writeHead(200, { 'Content-Type': metrics.contentType, 'Cache-Control': 'no-store' }).end(text);
   });
 };

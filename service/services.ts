@@ -180,7 +180,7 @@ const operationsDeps = (services: Services, workers: Workers | null, stopping: (
       await services.leases.acquire(probe, services.instanceId, 1_000);
       await services.leases.release(probe, services.instanceId);
     },
-    jobs: () => Promise.all((workers?.queues ?? []).map((queue) => queue.waitingSince())),
+    jobs: () => Promise.all((workers?.queues ?? []).map((queue) => queue.oldestWaitMs())),
   },
   lagEvents: (atMost) => services.projections.lagEvents(atMost),
   maxLagEvents: services.config.READY_MAX_LAG_EVENTS,

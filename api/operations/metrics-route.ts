@@ -24,7 +24,7 @@ const sampledMetrics = (deps: OperationsDeps): Registry => {
       for (const { name, events } of await deps.lagEvents(deps.maxLagEvents + 1)) this.set({ projection: name }, events);
     },
   });
-  const depths = async () => Promise.all(deps.queues.map(async (queue) => ({ queue: queue.name, stats: await queue.stats(), since: await queue.waitingSince() })));
+  const depths = async () => Promise.all(deps.queues.map(async (queue) => ({ queue: queue.name, stats: await queue.stats(), waitedMs: await queue.oldestWaitMs() })));
   new Gauge({
     name: 'billing_jobs_waiting',
     help: 'Jobs due to run and not yet taken',
@@ -40,8 +40,7 @@ const sampledMetrics = (deps: OperationsDeps): Registry => {
     labelNames: ['queue'] as const,
     registers: [registry],
     async collect() {
-      const now = Date.now();
-      for (const { queue, since } of await depths()) this.set({ queue }, since === null ? 0 : Math.max(0, now - since) / 1000);
+      for (const { queue, waitedMs } of await depths()) this.set({ queue }, (waitedMs ?? 0) / 1000);
     },
   });
   new Gauge({

@@ -118,10 +118,10 @@ class BullMqJobQueue<T> implements JobQueue<T> {
     };
   }
 
-  async waitingSince(): Promise<number | null> {
+  async oldestWaitMs(): Promise<number | null> {
     // Oldest first; a job that was delayed has been due since its delay ran out.
     const [oldest] = await this.queue.getJobs(['waiting'], 0, 0, true);
-    return oldest ? oldest.timestamp + (oldest.delay ?? 0) : null;
+    return oldest ? Math.max(0, Date.now() - oldest.timestamp - (oldest.delay ?? 0)) : null;
   }
 
   async failed(limit = 100): Promise<FailedJob[]> {

@@ -25,8 +25,8 @@ export interface JobQueue<T> {
   /** Starts taking jobs in this process; a handler's throw is a failed run (retried by the policy). */
   process(handler: (job: Job<T>) => Promise<void>, options?: ProcessOptions): void;
   stats(): Promise<QueueStats>;
-  /** Since when (epoch ms) the longest-waiting job due to run has been due; null when none is waiting. */
-  waitingSince(): Promise<number | null>;
+  /** How long (ms) the longest-waiting job due to run has waited since it fell due; null when none is waiting. */
+  oldestWaitMs(): Promise<number | null>;
   failed(limit?: number): Promise<FailedJob[]>;
   /** Runs a failed job again with its attempts reset; false when no such failed job. */
   retry(id: string): Promise<boolean>;
@@ -35,7 +35,7 @@ export interface JobQueue<T> {
 }
 
 /** What a dashboard samples of a queue. */
-export type QueueDepth = Pick<JobQueue<unknown>, 'name' | 'stats' | 'waitingSince'>;
+export type QueueDepth = Pick<JobQueue<unknown>, 'name' | 'stats' | 'oldestWaitMs'>;
 
 export type QueueOptions = Readonly<{
   /** How long a taken job stays locked without a heartbeat before another process may take it. */

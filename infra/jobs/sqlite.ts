@@ -189,8 +189,12 @@ export class SqliteJobQueue<T> implements JobQueue<T> {
     return settle(() => this.statements.counts.get({ now: Date.now(), queue: this.name })!);
   }
 
-  waitingSince(): Promise<number | null> {
-    return settle(() => this.statements.waitingSince.get(this.name, Date.now())!.since);
+  oldestWaitMs(): Promise<number | null> {
+    return settle(() => {
+      const now = Date.now();
+      const { since } = this.statements.waitingSince.get(this.name, now)!;
+      return since === null ? null : now - since;
+    });
   }
 
   failed(limit = 100): Promise<FailedJob[]> {

@@ -1,6 +1,9 @@
 import request from 'supertest';
+import { createApp } from '../../api/app';
+import { apiDeps } from '../../service/services';
 import { testEvent } from '../support/events';
-import { startTestService, tempDir, type TestService } from '../support/test-service';
+import { checkedApp } from '../support/response-check';
+import { ADMIN_TOKEN, startTestService, tempDir, type TestService } from '../support/test-service';
 
 describe('GET /health/live and /health/ready', () => {
   let service: TestService;
@@ -50,5 +53,17 @@ describe('GET /health/live and /health/ready', () => {
     expect(ready.body.checks.read_store).toEqual({ status: 'failing', error: 'disk I/O error' });
     expect(ready.body.checks.locks).toEqual({ status: 'failing', error: 'no answer within 2000 ms' });
     expect(ready.body.checks.event_store).toEqual({ status: 'ok' });
+  });
+
+  it('answers 503 stopping once a stop has begun, every store still answering', async () => {
+    let stopping = false;
+    const { app, routes } = createApp(apiDeps(service.services, ADMIN_TOKEN, null, () => stopping));
+    const checked = checkedApp(app, routes);
+    expect((await request(checked).get('/health/ready')).status).toBe(200);
+    stopping = true;
+    const ready = await request(checked).get('/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toEqual({ status: 'stopping', failing: ['stopping'] });
+    expect((await request(checked).get('/health/live')).status).toBe(200);
   });
 });

@@ -72,6 +72,9 @@ const offsetClock = (days: number): Clock => (days === 0 ? systemClock : { now: 
 
 export const databaseFile = (dataDir: string): string => join(dataDir, 'billing.sqlite');
 
+/** The demonstration accounting system's ledger, beside the database when it runs in-process. */
+export const demoLedgerFile = (dataDir: string): string => join(dataDir, 'demo-accounting.sqlite');
+
 /** The event log: EventStoreDB when EVENTSTORE_URL is set, else the SQLite file. */
 export const openEventStore = async (config: Config, db: SqliteDatabase): Promise<EventStore> =>
   config.EVENTSTORE_URL
@@ -108,7 +111,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
   // own (its HTTP handling and ledger fsyncs off the service's loop), still reached over HTTP.
   const demoAccounting = config.ACCOUNTING_URL
     ? null
-    : await startDemoAccountingThread({ port: 0, dbPath: join(config.DATA_DIR, 'demo-accounting.sqlite') });
+    : await startDemoAccountingThread({ port: 0, dbPath: demoLedgerFile(config.DATA_DIR) });
   const accountingUrl = config.ACCOUNTING_URL ?? demoAccounting!.url;
   const accounting = httpAccountingSystem({ baseUrl: accountingUrl });
   // A rebuild on the embedded stores splits its replay by read model across threads.

@@ -51,6 +51,9 @@ const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>;
 
+/** Every environment variable the service reads. */
+export const CONFIG_VARIABLES = Object.keys(configSchema.shape) as readonly (keyof Config)[];
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }

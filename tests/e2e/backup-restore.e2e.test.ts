@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ensureBuilt, runNode, runNodeAsync, type ServiceProcess, startServiceProcess } from '../support/service-process';
+import { ensureBuilt, quickStartKey, runNode, runNodeAsync, type ServiceProcess, startServiceProcess } from '../support/service-process';
 import { tempDir } from '../support/test-service';
 import { until } from '../support/until';
 
@@ -51,7 +51,7 @@ describe('npm run backup and npm run restore', () => {
     const dataDir = tempDir('backup-source');
     // A first start makes the quick start's organisation; a table of 48 MB beside the service's makes the copy long enough to overlap the load.
     const first = await startServiceProcess({ DATA_DIR: dataDir });
-    const key = (await first.printed(/(service_test_[0-9A-Za-z]{32})/))[1]!;
+    const key = await quickStartKey(first);
     expect(await first.stop()).toBe(0);
     const filler = new Database(join(dataDir, 'billing.sqlite'));
     filler.exec('CREATE TABLE test_filler (content BLOB)');

@@ -1,4 +1,4 @@
-import { ensureBuilt, type ServiceProcess, startServiceProcess } from '../support/service-process';
+import { ensureBuilt, quickStartKey, type ServiceProcess, startServiceProcess } from '../support/service-process';
 import { tempDir } from '../support/test-service';
 
 type Outcome = Readonly<{ status: number; id: string | null; answeredAt: number } | { error: string; answeredAt: number }>;
@@ -41,15 +41,21 @@ const expectStored = async (dataDir: string, key: string, ids: readonly string[]
   }
 };
 
+/** A first start on a new data directory, with 100 creations sent and the first 10 answered. */
+const startUnderLoad = async (tag: string) => {
+  const dataDir = tempDir(tag);
+  const service = await startServiceProcess({ DATA_DIR: dataDir });
+  const key = await quickStartKey(service);
+  const pending = createCustomers(service, key, 100, tag);
+  await settled(pending, 10);
+  return { dataDir, service, key, pending };
+};
+
 describe('stopping the real process', () => {
   beforeAll(ensureBuilt, 120_000);
 
   it('on SIGTERM answers every request in flight, then exits 0; everything acknowledged is there after a restart', async () => {
-    const dataDir = tempDir('graceful-stop');
-    const service = await startServiceProcess({ DATA_DIR: dataDir });
-    const key = (await service.printed(/(service_test_[0-9A-Za-z]{32})/))[1]!;
-    const pending = createCustomers(service, key, 100, 'term');
-    await settled(pending, 10);
+    const { dataDir, service, key, pending } = await startUnderLoad('term');
     const signalledAt = Date.now();
     service.signal('SIGTERM');
     expect(await service.exited).toBe(0);
@@ -69,11 +75,7 @@ describe('stopping the real process', () => {
   }, 90_000);
 
   it('exits at once on a second signal, losing nothing it acknowledged', async () => {
-    const dataDir = tempDir('second-signal');
-    const service = await startServiceProcess({ DATA_DIR: dataDir });
-    const key = (await service.printed(/(service_test_[0-9A-Za-z]{32})/))[1]!;
-    const pending = createCustomers(service, key, 100, 'twice');
-    await settled(pending, 10);
+    const { dataDir, service, key, pending } = await startUnderLoad('twice');
     service.signal('SIGTERM');
     await service.printed(/stopping: no new connections/);
     service.signal('SIGINT');

@@ -78,6 +78,9 @@ export const startServiceProcess = (env: Record<string, string>): Promise<Servic
     });
   });
 
+/** The sandbox key a first start's quick start prints (with every scope). */
+export const quickStartKey = async (service: ServiceProcess): Promise<string> => (await service.printed(/(service_test_[0-9A-Za-z]{32})/))[1]!;
+
 /** Runs a compiled command to its end; returns its exit status and both output streams. */
 export const runNode = (script: string, args: string[], env: Record<string, string>) => {
   const result = spawnSync(process.execPath, [join(root, 'dist', script), ...args], {

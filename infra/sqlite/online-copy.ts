@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database } from './driver';
 
 /** Pages each step of the copy moves: about 4 MB at SQLite's default page size, a few milliseconds of work. */
 export const PAGES_PER_STEP = 1_000;

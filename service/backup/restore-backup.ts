@@ -1,6 +1,7 @@
-import Database from 'better-sqlite3';
 import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { Database } from '../../infra/sqlite/driver';
+import type { SqliteDatabase } from '../../infra/sqlite/open-database';
 import { databaseFile } from '../services';
 import { BACKUP_FORMAT, BACKUP_VERSION, FILES_TABLE, MANIFEST_TABLE, type Manifest, Refused } from './backup-format';
 
@@ -19,7 +20,7 @@ const startsAsSqlite = (file: string): boolean => {
 };
 
 /** SQLite's own check of every page and index; the first problems it names, or null when the file is whole. */
-const integrityProblems = (db: Database.Database): string | null => {
+const integrityProblems = (db: SqliteDatabase): string | null => {
   const rows = db.pragma('integrity_check(5)', { simple: false }) as { integrity_check: string }[];
   const problems = rows.map((row) => row.integrity_check).filter((line) => line !== 'ok');
   return problems.length > 0 ? problems.join('; ') : null;
@@ -29,7 +30,7 @@ const integrityProblems = (db: Database.Database): string | null => {
 const readBackup = (file: string): { manifest: Manifest; files: { name: string; content: Buffer }[] } => {
   if (!existsSync(file)) throw new Refused(`${file}: no such file`, 2);
   if (!startsAsSqlite(file)) throw notABackup(file, 'not an SQLite database');
-  let db: Database.Database | null = null;
+  let db: SqliteDatabase | null = null;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
     const problems = integrityProblems(db);

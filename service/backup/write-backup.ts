@@ -1,8 +1,9 @@
-import Database from 'better-sqlite3';
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import { adminTokenFile } from '../../infra/admin-token';
+import { Database } from '../../infra/sqlite/driver';
 import { type CopyProgress, copyOnline } from '../../infra/sqlite/online-copy';
+import type { SqliteDatabase } from '../../infra/sqlite/open-database';
 import { databaseFile, demoLedgerFile } from '../services';
 import { BACKUP_FORMAT, BACKUP_VERSION, FILES_TABLE, MANIFEST_TABLE, type Manifest, Refused } from './backup-format';
 
@@ -11,7 +12,7 @@ export type BackupWritten = Readonly<{ manifest: Manifest; files: readonly strin
 /** What is being copied (`database`, `demo-accounting.sqlite`) and how far. */
 export type BackupProgress = (what: string, progress: CopyProgress) => void;
 
-const eventPosition = (db: Database.Database): number => {
+const eventPosition = (db: SqliteDatabase): number => {
   const log = db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'events'`).get();
   return log ? ((db.prepare('SELECT MAX(global_position) AS head FROM events').get() as { head: number | null }).head ?? 0) : 0;
 };

@@ -1,7 +1,7 @@
-import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { Database } from '../../infra/sqlite/driver';
 import { ensureBuilt, quickStartKey, runNode, runNodeAsync, type ServiceProcess, startServiceProcess } from '../support/service-process';
 import { tempDir } from '../support/test-service';
 import { until } from '../support/until';

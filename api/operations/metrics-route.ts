@@ -24,14 +24,13 @@ const sampledMetrics = (deps: OperationsDeps): Registry => {
       for (const { name, events } of await deps.lagEvents(deps.maxLagEvents + 1)) this.set({ projection: name }, events);
     },
   });
-  const depths = async () => Promise.all(deps.queues.map(async (queue) => ({ queue: queue.name, stats: await queue.stats(), waitedMs: await queue.oldestWaitMs() })));
   new Gauge({
     name: 'billing_jobs_waiting',
     help: 'Jobs due to run and not yet taken',
     labelNames: ['queue'] as const,
     registers: [registry],
     async collect() {
-      for (const { queue, stats } of await depths()) this.set({ queue }, stats.waiting);
+      for (const queue of deps.queues) this.set({ queue: queue.name }, (await queue.stats()).waiting);
     },
   });
   new Gauge({
@@ -40,7 +39,7 @@ const sampledMetrics = (deps: OperationsDeps): Registry => {
     labelNames: ['queue'] as const,
     registers: [registry],
     async collect() {
-      for (const { queue, waitedMs } of await depths()) this.set({ queue }, (waitedMs ?? 0) / 1000);
+      for (const queue of deps.queues) this.set({ queue: queue.name }, ((await queue.oldestWaitMs()) ?? 0) / 1000);
     },
   });
   new Gauge({

@@ -21,6 +21,11 @@ const floors = [
   floor('projections', ['service', 'api', 'workers', 'commands']),
   floor('workers', ['service', 'api']),
   floor('api', ['service', 'workers'], [noFolding]),
+  // The examples are an integrator's code: they reach the service through its HTTP API only.
+  {
+    files: ['examples/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ ...upward([...FOLDERS, 'tests', 'bench']), message: 'examples/ use the service through its HTTP API only.' }] }] },
+  },
   // Inside api/: only app.ts assembles the public and admin routes; the shared route machinery sits below them.
   {
     files: ['api/*.ts', 'api/middleware/**/*.ts', 'api/schemas/**/*.ts'],
@@ -35,7 +40,8 @@ const floors = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+  // examples/billing-api.d.ts is generated (npm run client:types).
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '**/*.js', '**/*.mjs', 'examples/billing-api.d.ts'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },

@@ -24,7 +24,14 @@ export const healthRoutes = (router: Router, registry: RouteRegistry, deps: Oper
   route(
     router,
     registry,
-    { ...base, path: '/health/live', operationId: 'getLiveness', summary: 'Liveness: 200 while the process can answer', response: z.object({ status: z.literal('ok') }) },
+    {
+      ...base,
+      path: '/health/live',
+      operationId: 'getLiveness',
+      summary: 'Liveness: 200 while the process can answer',
+      description: 'For an orchestrator’s liveness probe: no key, no rate limit, nothing logged.',
+      response: z.object({ status: z.literal('ok') }),
+    },
     ({ res }) => {
       res.set(noStore);
       return Promise.resolve({ body: { status: 'ok' } });
@@ -39,6 +46,8 @@ export const healthRoutes = (router: Router, registry: RouteRegistry, deps: Oper
       path: '/health/ready',
       operationId: 'getReadiness',
       summary: 'Readiness: 200 while every store answers and every projection is within READY_MAX_LAG_EVENTS',
+      description:
+        'For an orchestrator’s readiness probe and a proxy’s health check: `503` names each failing check (`event_store`, `read_store`, `locks`, `jobs`, `projections`), or says `stopping` once a stop has begun.',
       alsoStatus: 503,
       alsoStatusMeaning: 'not ready: the failing checks named, or stopping',
       response: readyObject,

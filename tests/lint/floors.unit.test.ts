@@ -12,12 +12,14 @@ const refused: Case[] = [
   ['api/route.ts', "import './public/idempotency';"],
   ['api/admin/accounting.ts', "import '../../commands/handle';"],
   ['api/public/customers.ts', "import '../../service/services';"],
+  ['examples/integration.ts', "import '../api/app';"],
 ];
 const allowed: Case[] = [
   ['commands/handle.ts', "import '../domain/event-catalogue';"],
   ['projections/customers.ts', "import '../infra/read-store/port';"],
   ['api/app.ts', "import './public/customers';"],
   ['service/services.ts', "import '../api/app';"],
+  ['examples/integration.ts', "import './billing-api';"],
 ];
 const oneLevelDeep: Case = ['domain/event-catalogue.ts', "import { newId } from '../infra/ids';\nvoid newId;"];
 

@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import { sandboxWriteGateOf } from '../commands/organisation/sandbox-write-gate';
+import { sandboxWriteGateOf } from '../commands/sandbox/sandbox-write-gate';
 import { adminAuth } from './admin/admin-auth';
 import { ADMIN_API_INTRODUCTION } from './admin/introduction';
 import { accountingRoutes } from './admin/accounting';
@@ -13,6 +13,7 @@ import { timeRoutes } from './admin/time';
 import { webhookEndpointRoutes } from './admin/webhook-endpoints';
 import { workersRoutes } from './admin/workers';
 import { projectionRoutes } from './admin/projections';
+import { reportRoutes } from './admin/reports';
 import type { ApiDeps } from './deps';
 import { errorHandler, unknownEndpoint } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
@@ -105,6 +106,7 @@ export const createApp = (deps: ApiDeps): App => {
   workersRoutes(admin, routes, deps);
   auditRoutes(admin, routes, deps);
   projectionRoutes(admin, routes, deps);
+  reportRoutes(admin, routes, deps);
   app.use('/admin', adminAuth(deps.adminToken));
   // Operators' writes to an organisation, but its reset (which takes the gate whole).
   app.use(sandboxWrites(sandboxWriteGateOf(deps.store), (req) => ADMIN_WRITE_TARGET.exec(req.path)?.[1] ?? null));

@@ -93,7 +93,11 @@ const operation = (route: RouteSpec, components: Json): Json => {
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
     });
   }
-  const success = { ...(route.response ? { content: { 'application/json': { schema: toSchema(route.response, 'output', components) } } } : {}) };
+  const content = {
+    ...(route.response ? { 'application/json': { schema: toSchema(route.response, 'output', components) } } : {}),
+    ...(route.csv ? { 'text/csv': { schema: { type: 'string', description: 'The same rows as CSV: a header line of their fields, then a line a row' } } } : {}),
+  };
+  const success = Object.keys(content).length > 0 ? { content } : {};
   const responses: Json = { [String(route.status)]: { description: 'Success', ...success } };
   if (route.alsoStatus) {
     responses[String(route.alsoStatus)] = { description: `Success: ${route.alsoStatusMeaning ?? 'the object already existed'}`, ...success };

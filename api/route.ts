@@ -41,6 +41,8 @@ export type RouteSpec = Readonly<{
   /** What `alsoStatus` means, for the OpenAPI document (default: the object already existed). */
   alsoStatusMeaning?: string;
   response: z.ZodType | null;
+  /** The success body as CSV, answered `text/csv` when the request's Accept prefers that to JSON. */
+  csv?: (body: unknown) => string;
   /** Scope an API key needs; null when any valid key may call it. Absent on admin and public routes. */
   scope?: string | null;
   idempotencyKey?: 'required' | 'optional';
@@ -99,7 +101,8 @@ export const route = <const S extends RouteSpec>(
     });
     const status = result.status ?? spec.status;
     await settlementOf(res)?.succeed(status, result.body);
-    sendJson(req, res, status, result.body);
+    if (spec.csv && req.accepts(['application/json', 'text/csv']) === 'text/csv') sendText(res, status, 'text/csv; charset=utf-8', spec.csv(result.body));
+    else sendJson(req, res, status, result.body);
   });
 };
 
@@ -114,9 +117,12 @@ const sendJson = (req: Request, res: Response, status: number, body: unknown): v
     res.status(status).json(body);
     return;
   }
-  const text = JSON.stringify(body);
+  sendText(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
+};
+
+const sendText = (res: Response, status: number, contentType: string, text: string): void => {
   res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Type', contentType);
   res.setHeader('Content-Length', String(Buffer.byteLength(text)));
   res.end(text);
 };

@@ -22,6 +22,8 @@ export const TAGS = {
   Usage: 'Metered usage reported against a subscription, totalled and billed in arrears once its period ends.',
   'Webhook endpoints': 'HTTPS endpoints the service signs and sends events to, with the history of each delivery.',
   Audit: 'The log behind every object: its events with their metadata, a subscription as it stood at any instant, and the usage events an invoice line billed.',
+  Reports:
+    'Finance’s two monthly reports, exact to the ten-thousandth: MRR and how it moved (new, expansion, contraction, churn, reactivation), and invoiced revenue by type net of credit notes; as JSON or CSV, and as a report asked at any past instant gave them.',
   Projections: 'The read models the API reads, each followed from the log: their lag, and blue/green rebuilds beside the live service.',
   Operations: 'The background workers: queues, failed jobs and how far each has followed the log.',
   Meta: 'The machine-readable description of this API, which this reference is rendered from.',

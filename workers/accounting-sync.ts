@@ -1,6 +1,7 @@
-import { pushCreditNote } from '../commands/credit-note/push-credit-note';
-import { organisationCommand } from '../commands/organisation/organisation-command';
-import { pushInvoice, type PushOutcome } from '../commands/invoice/push-invoice';
+import { pushCreditNote } from '../commands/accounting/push-credit-note';
+import { organisationCommand } from '../commands/plumbing/organisation-command';
+import type { PushOutcome } from '../commands/accounting/push-document';
+import { pushInvoice } from '../commands/accounting/push-invoice';
 import type { CreditNoteEvent } from '../domain/credit-note/events';
 import { decodeEvent } from '../domain/decode-event';
 import type { InvoiceEvent } from '../domain/invoice/events';

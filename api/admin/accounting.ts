@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { connectAccounting } from '../../commands/accounting/connect-accounting';
-import { organisationCommand } from '../../commands/organisation/organisation-command';
+import { organisationCommand } from '../../commands/plumbing/organisation-command';
 import type { OrganisationState } from '../../domain/organisation/state';
 import type { ApiDeps } from '../deps';
 import { readAfterWrite } from '../read-after-write';

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { createApiKey } from '../../commands/api-key/create-api-key';
 import { revokeApiKey } from '../../commands/api-key/revoke-api-key';
-import { API_KEYS, type ApiKeyDoc } from '../../projections/api-keys';
+import { API_KEYS, type ApiKeyDoc } from '../../projections/read-models/api-keys';
 import type { ApiDeps } from '../deps';
 import { notFound } from '../errors';
 import { publicView } from '../paging';

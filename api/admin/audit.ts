@@ -1,9 +1,9 @@
 import type { Router } from 'express';
-import type { Lookups } from '../../commands/lookups';
-import { type BilledUsageCursor, billedUsagePage } from '../../projections/billed-usage';
-import { objectHistoryPage } from '../../projections/history';
-import { INVOICES, type InvoiceDoc } from '../../projections/invoices';
-import { subscriptionAsOf } from '../../projections/as-of';
+import type { Lookups } from '../../commands/plumbing/lookups';
+import { type BilledUsageCursor, billedUsagePage } from '../../projections/queries/billed-usage';
+import { objectHistoryPage } from '../../projections/queries/history';
+import { INVOICES, type InvoiceDoc } from '../../projections/read-models/invoices';
+import { subscriptionAsOf } from '../../projections/queries/as-of';
 import type { ApiDeps } from '../deps';
 import { invalidParameter, notFound } from '../errors';
 import { findOwned } from '../find-owned';

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { importCustomer } from '../../commands/customer/import-customer';
 import { updateCustomer } from '../../commands/customer/update-customer';
-import { CUSTOMERS, type CustomerDoc } from '../../projections/customers';
+import { CUSTOMERS, type CustomerDoc } from '../../projections/read-models/customers';
 import type { ApiDeps } from '../deps';
 import { findOwned } from '../find-owned';
 import { publicView } from '../paging';

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { invoiceCommand } from '../../commands/invoice/invoice-command';
-import { INVOICES, type InvoiceDoc } from '../../projections/invoices';
+import { invoiceCommand } from '../../commands/plumbing/invoice-command';
+import { INVOICES, type InvoiceDoc } from '../../projections/read-models/invoices';
 import type { ApiDeps } from '../deps';
 import { findOwned } from '../find-owned';
 import { publicView } from '../paging';

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { RebuildRunning } from '../../projections/runner';
+import { RebuildRunning } from '../../projections/engine/runner';
 import type { ApiDeps } from '../deps';
 import { conflict, invalidParameter, notFound } from '../errors';
 import { listOf } from '../paging';

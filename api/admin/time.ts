@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { organisationCommand } from '../../commands/organisation/organisation-command';
+import { organisationCommand } from '../../commands/plumbing/organisation-command';
 import type { ApiDeps } from '../deps';
 import { type RouteRegistry, route } from '../route';
 import { adminCaller } from './admin-caller';

@@ -8,8 +8,8 @@ import {
   updateWebhookEndpoint,
   type WebhookCommandDeps,
 } from '../../commands/webhook/save-webhook-endpoint';
-import { WEBHOOK_ENDPOINTS, type WebhookEndpointDoc } from '../../projections/webhook-endpoints';
-import { WEBHOOK_DELIVERIES } from '../../projections/webhook-deliveries';
+import { WEBHOOK_ENDPOINTS, type WebhookEndpointDoc } from '../../projections/read-models/webhook-endpoints';
+import { WEBHOOK_DELIVERIES } from '../../infra/webhooks/deliveries';
 import type { ApiDeps } from '../deps';
 import { findOwned } from '../find-owned';
 import { listOf, listPage, listQuery, publicView } from '../paging';

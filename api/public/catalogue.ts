@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { CATALOGUE_STATUSES } from '../../domain/catalogue/types';
-import { CHARGES } from '../../projections/charges';
-import { PLANS } from '../../projections/plans';
+import { CHARGES } from '../../projections/read-models/charges';
+import { PLANS } from '../../projections/read-models/plans';
 import type { ApiDeps } from '../deps';
 import { findOwned } from '../find-owned';
 import { csvEnum, listOf, listPage, listQuery, publicView } from '../paging';

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { CREDIT_NOTE_STATUSES, CREDIT_NOTES, type CreditNoteDoc } from '../../projections/credit-notes';
+import { CREDIT_NOTE_STATUSES, CREDIT_NOTES, type CreditNoteDoc } from '../../projections/read-models/credit-notes';
 import type { ApiDeps } from '../deps';
 import { findOwned } from '../find-owned';
 import { csvEnum, listOf, listPage, listQuery, publicView } from '../paging';

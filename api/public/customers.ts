@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { importCustomer } from '../../commands/customer/import-customer';
-import { CUSTOMER_STATUSES, CUSTOMERS, type CustomerDoc } from '../../projections/customers';
+import { CUSTOMER_STATUSES, CUSTOMERS, type CustomerDoc } from '../../projections/read-models/customers';
 import type { ApiDeps } from '../deps';
 import { findOwned } from '../find-owned';
 import { csvEnum, listOf, listPage, listQuery, publicView } from '../paging';

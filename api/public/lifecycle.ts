@@ -1,12 +1,12 @@
 import type { Request, Router } from 'express';
-import { awaitSync } from '../../commands/await-sync';
+import { awaitSync } from '../../commands/accounting/await-sync';
 import { changeUnits } from '../../commands/subscription/change-units';
 import { endSubscription } from '../../commands/subscription/end-subscription';
 import type { LifecycleContext } from '../../commands/subscription/load-subscription';
 import { restoreSubscription } from '../../commands/subscription/restore-subscription';
-import { CREDIT_NOTES, type CreditNoteDoc } from '../../projections/credit-notes';
-import { INVOICES, type InvoiceDoc } from '../../projections/invoices';
-import { SUBSCRIPTIONS, type SubscriptionDoc } from '../../projections/subscriptions';
+import { CREDIT_NOTES, type CreditNoteDoc } from '../../projections/read-models/credit-notes';
+import { INVOICES, type InvoiceDoc } from '../../projections/read-models/invoices';
+import { SUBSCRIPTIONS, type SubscriptionDoc } from '../../projections/read-models/subscriptions';
 import type { ApiDeps } from '../deps';
 import { findOwned } from '../find-owned';
 import { publicView } from '../paging';

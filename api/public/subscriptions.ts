@@ -1,9 +1,9 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { awaitSync } from '../../commands/await-sync';
+import { awaitSync } from '../../commands/accounting/await-sync';
 import { createSubscription } from '../../commands/subscription/create-subscription';
-import { INVOICE_STATUSES, INVOICES, type InvoiceDoc } from '../../projections/invoices';
-import { SUBSCRIPTION_STATUSES, SUBSCRIPTIONS, type SubscriptionDoc } from '../../projections/subscriptions';
+import { INVOICE_STATUSES, INVOICES, type InvoiceDoc } from '../../projections/read-models/invoices';
+import { SUBSCRIPTION_STATUSES, SUBSCRIPTIONS, type SubscriptionDoc } from '../../projections/read-models/subscriptions';
 import type { ApiDeps } from '../deps';
 import { findOwned } from '../find-owned';
 import { csvEnum, listOf, listPage, listQuery, publicView } from '../paging';

@@ -1,7 +1,7 @@
 import type { OpenOrganisation } from '../organisation/state';
 import { inSetupMode } from '../organisation/rules';
 import { DomainError } from '../shared/domain-error';
-import type { InvoiceRemoval, NextPeriodCredit, SubscriptionEndScheduled, SubscriptionEnded } from './lifecycle-events';
+import type { InvoiceRemoval, LifecycleEvent, NextPeriodCredit } from './lifecycle-events';
 import { type ExistingSubscription, invalidState } from './lifecycle';
 
 /** An invoice of the subscription as the handler found it (its accounting status read at the time of the request). */
@@ -39,7 +39,7 @@ const OPTIONS = ['delete_unsent_invoices', 'void_approved_invoices', 'invoice_us
  * happen, so the next period's lines other invoices bill (`separate` increases) are credited, each
  * invoice's by a credit note of its own; the current period is not.
  */
-export const decideEnd = (command: EndSubscription, state: ExistingSubscription): SubscriptionEnded | SubscriptionEndScheduled => {
+export const decideEnd = (command: EndSubscription, state: ExistingSubscription): LifecycleEvent<'SubscriptionEnded'> | LifecycleEvent<'SubscriptionEndScheduled'> => {
   const { request } = command;
   if (request.when === 'period_end') {
     const sent = [request.deleteUnsentInvoices, request.voidApprovedInvoices, request.invoiceUsageNow];

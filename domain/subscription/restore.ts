@@ -1,4 +1,4 @@
-import type { SubscriptionRestored } from './lifecycle-events';
+import type { LifecycleEvent } from './lifecycle-events';
 import { type ExistingSubscription, invalidState } from './lifecycle';
 
 export type RestoreSubscription = Readonly<{
@@ -22,9 +22,9 @@ export type RestoreSubscription = Readonly<{
  * `cancel_at_period_end`, raises again a renewal invoice that ending removed, and bills again the next
  * period's lines that ending credited.
  */
-export const decideRestore = (command: RestoreSubscription, state: ExistingSubscription): SubscriptionRestored => {
+export const decideRestore = (command: RestoreSubscription, state: ExistingSubscription): LifecycleEvent<'SubscriptionRestored'> => {
   const { subscription, life } = state;
-  let from: SubscriptionRestored['data']['from'];
+  let from: LifecycleEvent<'SubscriptionRestored'>['data']['from'];
   if (state.status === 'ended') {
     if (command.today >= subscription.renewalDate) throw invalidState(`The renewal date ${subscription.renewalDate} has passed.`);
     if (command.customerStatus !== 'active') throw invalidState('The customer is not active.');

@@ -20,6 +20,9 @@ import type { ApiDeps } from './deps';
 import { errorHandler, unknownEndpoint } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
 import { requestId } from './middleware/request-id';
+import { requestMetrics } from './middleware/request-metrics';
+import { healthRoutes } from './operations/health-routes';
+import { metricsRoute } from './operations/metrics-route';
 import { sandboxWrites } from './middleware/sandbox-writes';
 import { openApiDocument } from './openapi';
 import { authenticate, uncountedRateLimitHeaders } from './public/authenticate';
@@ -78,6 +81,12 @@ export const createApp = (deps: ApiDeps): App => {
   // Nothing reads a body before its caller is known: the key (or the admin token) is checked and
   // counted first, so a caller without one cannot make the service parse anything.
   app.use(requestId());
+  app.use(requestMetrics());
+  // The probes and /metrics: no key, no rate limit.
+  const operations = express.Router();
+  healthRoutes(operations, routes, deps.operations);
+  metricsRoute(operations, routes, deps.operations);
+  app.use(operations);
   // The console answers pages, not the API's JSON: its own headers, session and errors.
   app.use('/console', consoleRouter(deps));
   app.use(uncountedRateLimitHeaders(deps.rateLimiter.limit));

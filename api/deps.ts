@@ -8,6 +8,7 @@ import type { ProjectionRunner } from '../projections/engine/runner';
 import type { RateLimiter } from '../infra/rate-limit/port';
 import type { ReadStore } from '../infra/read-store/port';
 import type { Resolver } from '../infra/webhooks/resolver';
+import type { OperationsDeps } from './operations/operations-deps';
 import type { WorkersStatus } from './schemas/workers';
 
 /** What the HTTP layer needs: commands' dependencies, the read side, and read-your-writes. */
@@ -34,6 +35,8 @@ export type ApiDeps = CommandDeps &
     projections: Pick<ProjectionRunner, 'projections' | 'status' | 'startRebuild' | 'rebuildStatus'>;
     /** A sandbox's test clock advance (stepping through what falls due), wired by the process. */
     testClock: Readonly<{ advance(organisationId: string, date: string, caller: Caller): Promise<TestClockResult> }>;
+    /** What the probes and `/metrics` read of the process. */
+    operations: OperationsDeps;
   }>;
 
 export type TestClockResult = Readonly<{ object: 'test_clock'; frozen_time: string; status: 'ready' }>;

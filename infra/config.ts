@@ -40,10 +40,19 @@ const configSchema = z.object({
    * the service's loop). Unset: one a core but one, as a split pays only with a core to spare.
    */
   REBUILD_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  /** A projection further behind the log than this many events makes `/health/ready` answer 503. */
+  READY_MAX_LAG_EVENTS: z.coerce.number().int().min(0).default(10_000),
+  /** Bearer token `/metrics` takes; unset, `/metrics` answers callers on loopback only. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** How long a stop lets requests in flight finish before it closes their connections. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(25),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** Every environment variable the service reads. */
+export const CONFIG_VARIABLES = Object.keys(configSchema.shape) as readonly (keyof Config)[];
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

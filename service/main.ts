@@ -23,7 +23,15 @@ const main = async (): Promise<void> => {
     process.stderr.write(`cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(error instanceof DataDirectoryInUse ? 3 : 1);
   }
-  const shutdown = (signal: string) => {
+  // The first signal stops cleanly (exit 0); a second exits at once. Either way nothing acknowledged
+  // is lost: a write is answered only once its commit is durable.
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting at once');
+      process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+    }
+    stopping = true;
     logger.info({ signal }, 'shutting down');
     service.stop().then(
       () => process.exit(0),
@@ -33,8 +41,8 @@ const main = async (): Promise<void> => {
       },
     );
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 };
 
 void main();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { ApiDeps } from '../api/deps';
+import type { OperationsDeps } from '../api/operations/operations-deps';
 import type { Lookups } from '../commands/plumbing/lookups';
 import { usageStatesOf } from '../commands/plumbing/usage-states';
 import { SqliteStateSnapshots } from '../infra/state-snapshots/sqlite';
@@ -9,6 +10,7 @@ import type { WorkerOptions, Workers } from '../workers/workers';
 import { testClockAdvancer } from '../workers/scheduler';
 import { allProjections } from '../projections/read-models/all';
 import { readModelLookups } from '../projections/queries/lookups';
+import { ORGANISATIONS } from '../projections/read-models/organisations';
 import { UsageEventIdIndex } from '../projections/usage-ids/usage-event-ids';
 import { ProjectionRunner } from '../projections/engine/runner';
 import { startDemoAccountingThread } from '../demo/start-thread';
@@ -70,6 +72,9 @@ const offsetClock = (days: number): Clock => (days === 0 ? systemClock : { now: 
 
 export const databaseFile = (dataDir: string): string => join(dataDir, 'billing.sqlite');
 
+/** The demonstration accounting system's ledger, beside the database when it runs in-process. */
+export const demoLedgerFile = (dataDir: string): string => join(dataDir, 'demo-accounting.sqlite');
+
 /** The event log: EventStoreDB when EVENTSTORE_URL is set, else the SQLite file. */
 export const openEventStore = async (config: Config, db: SqliteDatabase): Promise<EventStore> =>
   config.EVENTSTORE_URL
@@ -106,7 +111,7 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
   // own (its HTTP handling and ledger fsyncs off the service's loop), still reached over HTTP.
   const demoAccounting = config.ACCOUNTING_URL
     ? null
-    : await startDemoAccountingThread({ port: 0, dbPath: join(config.DATA_DIR, 'demo-accounting.sqlite') });
+    : await startDemoAccountingThread({ port: 0, dbPath: demoLedgerFile(config.DATA_DIR) });
   const accountingUrl = config.ACCOUNTING_URL ?? demoAccounting!.url;
   const accounting = httpAccountingSystem({ baseUrl: accountingUrl });
   // A rebuild on the embedded stores splits its replay by read model across threads.
@@ -168,8 +173,28 @@ export const openServices = async (config: Config, logger: Logger, wallClock?: C
   };
 };
 
-/** The HTTP layer's dependencies, taken from the process's services. */
-export const apiDeps = (services: Services, adminToken: string, workers: Workers | null = null): ApiDeps => ({
+/** What the probes and `/metrics` ask of the process: each store's cheapest answer, the projections' lag, the workers' queues. */
+const operationsDeps = (services: Services, workers: Workers | null, stopping: () => boolean): OperationsDeps => ({
+  stores: {
+    event_store: () => services.store.headPosition(),
+    read_store: () => services.readStore.get(ORGANISATIONS, 'org_ready_probe'),
+    locks: async () => {
+      const probe = `ready-probe:${services.instanceId}`;
+      await services.leases.acquire(probe, services.instanceId, 1_000);
+      await services.leases.release(probe, services.instanceId);
+    },
+    jobs: () => Promise.all((workers?.queues ?? []).map((queue) => queue.oldestWaitMs())),
+  },
+  lagEvents: (atMost) => services.projections.lagEvents(atMost),
+  maxLagEvents: services.config.READY_MAX_LAG_EVENTS,
+  stopping,
+  metricsToken: services.config.METRICS_TOKEN ?? null,
+  queues: workers?.queues ?? [],
+  dueSteps: () => workers?.dueSteps() ?? null,
+});
+
+/** The HTTP layer's dependencies, taken from the process's services; `stopping` turns the readiness probe to 503. */
+export const apiDeps = (services: Services, adminToken: string, workers: Workers | null = null, stopping: () => boolean = () => false): ApiDeps => ({
   store: services.store,
   clocks: services.clocks,
   readStore: services.readStore,
@@ -186,6 +211,7 @@ export const apiDeps = (services: Services, adminToken: string, workers: Workers
   waitForProjections: (position) => services.projections.waitFor(position),
   projections: services.projections,
   testClock: testClockAdvancer(workerDeps(services), { pushWaitMs: services.config.ACCOUNTING_PUSH_WAIT_MS }),
+  operations: operationsDeps(services, workers, stopping),
 });
 
 /** The workers' dependencies, taken from the process's services. */

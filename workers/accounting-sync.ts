@@ -1,11 +1,13 @@
 import { pushCreditNote } from '../commands/accounting/push-credit-note';
 import { organisationCommand } from '../commands/plumbing/organisation-command';
+import type { PushOutcome } from '../commands/accounting/push-document';
 import { pushInvoice } from '../commands/accounting/push-invoice';
 import type { CreditNoteEvent } from '../domain/credit-note/events';
 import { decodeEvent } from '../domain/decode-event';
 import type { InvoiceEvent } from '../domain/invoice/events';
 import type { StoredEvent } from '../infra/event-store/port';
 import { exponentialDelay, type JobQueue } from '../infra/jobs/port';
+import { accountingPushes } from '../infra/metrics/metrics';
 import type { WorkerDeps } from './deps';
 import { LogFollower } from './log-follower';
 
@@ -28,6 +30,9 @@ export type AccountingSyncOptions = Readonly<{
 }>;
 
 export const ACCOUNTING_PUSH_QUEUE = 'accounting-push';
+
+/** A push's outcome as the metric counts it: an outage is retried, a refusal stays failed; a push with nothing to do is none. */
+const PUSH_OUTCOMES: Readonly<Record<PushOutcome['outcome'], 'synced' | 'retry' | 'failed' | null>> = { synced: 'synced', unavailable: 'retry', refused: 'failed', nothing_to_do: null };
 
 const HANDLED = ['InvoiceRaised', 'InvoiceSyncRetryRequested', 'CreditNoteRaised'] as const;
 
@@ -91,6 +96,8 @@ export const accountingSync = (deps: WorkerDeps, options: AccountingSyncOptions 
       { invoiceId, creditNoteId, organisationId: job.data.organisationId, jobId: job.id, attempt: job.attempt, outcome: result.outcome, error: result.error, ms: deps.clocks.wall.now().getTime() - started },
       creditNoteId ? 'credit note push attempt' : 'invoice push attempt',
     );
+    const counted = PUSH_OUTCOMES[result.outcome];
+    if (counted) accountingPushes.inc({ document: creditNoteId ? 'credit_note' : 'invoice', outcome: counted });
     if (result.outcome === 'unavailable') throw new Error(result.error ?? 'the accounting system is unavailable');
   };
 

@@ -34,6 +34,8 @@ export type DueWorkOptions = Readonly<{
   sources?: readonly StepSource[];
   /** Before the steps due on a date (a test clock advance moves the clock there). */
   onDate?: (date: string) => void;
+  /** Told how many subjects have a step due and not yet run, whenever that changes (0 at the end). */
+  onDue?: (steps: number) => void;
   batchSize?: number;
 }>;
 
@@ -91,6 +93,7 @@ export const runDueWork = async (deps: WorkerDeps, org: OpenOrganisation, until:
   let steps = 0;
   const invoiceIds: string[] = [];
   while (queue.length > 0) {
+    options.onDue?.(queue.length);
     const batch = takeBatch();
     options.onDate?.(batch[0]!.date);
     const outcomes = await Promise.allSettled(batch.map((work) => work.run(SCHEDULER)));
@@ -111,6 +114,7 @@ export const runDueWork = async (deps: WorkerDeps, org: OpenOrganisation, until:
     if (position > 0n) await deps.waitForProjections(position);
     await turns.pause();
   }
+  options.onDue?.(0);
   return { steps, invoiceIds };
 };
 
@@ -185,13 +189,15 @@ export const testClockAdvancer = (deps: WorkerDeps, options: TestClockOptions) =
 export const scheduler = (deps: WorkerDeps, options: SchedulerOptions) => {
   const logger = deps.logger.child({ worker: 'scheduler' });
   let stepsRun = 0;
+  /** Steps due and not yet run, by organisation, as its last pass left them (a failed step stays due). */
+  const due = new Map<string, number>();
   const runs = periodicPass(deps.clocks.wall, options.intervalSeconds, {
     items: () => deps.readStore.findAll<OrganisationDoc>(ORGANISATIONS),
     each: async (doc) => {
       if (deps.clocks.testClock(doc.id) !== null || deps.clocks.advancing(doc.id)) return;
       const org = await loadOpenOrganisation(deps.store, doc.id);
       const today = dateIn(deps.clocks.forOrganisation(doc.id).now().toISOString(), org.settings.timezone);
-      const { steps: ran } = await runDueWork(deps, org, today, { sources: options.sources });
+      const { steps: ran } = await runDueWork(deps, org, today, { sources: options.sources, onDue: (steps) => due.set(doc.id, steps) });
       stepsRun += ran;
       if (ran > 0) logger.info({ organisationId: doc.id, steps: ran, today }, 'scheduled steps run');
     },
@@ -202,6 +208,7 @@ export const scheduler = (deps: WorkerDeps, options: SchedulerOptions) => {
     run: runs.run,
     start: runs.start,
     stop: runs.stop,
+    dueSteps: (): number => [...due.values()].reduce((sum, steps) => sum + steps, 0),
     status: (): SchedulerStatus => ({
       interval_seconds: options.intervalSeconds,
       last_run_at: runs.last().at?.toISOString() ?? null,

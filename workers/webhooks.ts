@@ -9,6 +9,7 @@ import type { StoredEvent } from '../infra/event-store/port';
 import { derivedId } from '../infra/ids';
 import type { Job, JobQueue } from '../infra/jobs/port';
 import { loopTurns } from '../infra/loop-turns';
+import { webhookDeliveries } from '../infra/metrics/metrics';
 import { deleteInSteps } from '../infra/read-store/delete-in-steps';
 import type { Resolver } from '../infra/webhooks/resolver';
 import { DeliveryFailed, webhookSender } from '../infra/webhooks/sender';
@@ -203,6 +204,7 @@ export const webhooks = (deps: WorkerDeps, options: WebhookOptions) => {
     const last = job.attempt >= schedule.length + 1;
     const succeeded = error === null;
     const nextWait = schedule[job.attempt - 1];
+    const outcome = succeeded ? 'delivered' : last ? 'failed' : 'retry';
     await recordAttempt(
       deliveryId,
       { attempt: job.attempt, at: now.toISOString(), status_code: statusCode, error, duration_ms: durationMs },
@@ -210,9 +212,10 @@ export const webhooks = (deps: WorkerDeps, options: WebhookOptions) => {
       succeeded || last || nextWait === undefined ? null : new Date(started + durationMs + nextWait * 1000).toISOString(),
     );
     logger.info(
-      { deliveryId, endpointId, eventId, eventType: job.data.eventType, organisationId: job.data.organisationId, attempt: job.attempt, statusCode, error, ms: durationMs, outcome: succeeded ? 'delivered' : last ? 'failed' : 'retrying' },
+      { deliveryId, endpointId, eventId, eventType: job.data.eventType, organisationId: job.data.organisationId, attempt: job.attempt, statusCode, error, ms: durationMs, outcome },
       'webhook delivery attempt',
     );
+    webhookDeliveries.inc({ outcome });
     if (!succeeded) throw new Error(error ?? 'delivery failed');
   };
 

@@ -1,3 +1,4 @@
+import type { QueueDepth } from '../infra/jobs/port';
 import { type LeasedWork, whileLeased } from '../infra/lease/while-leased';
 import { WEBHOOK_DELIVERY_INDEXES } from '../infra/webhooks/deliveries';
 import { accountingSync, type AccountingSyncOptions } from './accounting-sync';
@@ -27,7 +28,15 @@ export type WorkersStatus = Readonly<{
   scheduler: SchedulerStatus;
 }>;
 
-export type Workers = Readonly<{ stop(): Promise<void>; poll(): Promise<void>; schedule(): Promise<void>; status(): Promise<WorkersStatus> }>;
+export type Workers = Readonly<{
+  stop(): Promise<void>;
+  poll(): Promise<void>;
+  schedule(): Promise<void>;
+  status(): Promise<WorkersStatus>;
+  queues: readonly QueueDepth[];
+  /** Scheduled steps due and not yet run, as the scheduler's last pass left them. */
+  dueSteps(): number;
+}>;
 
 /** Starts every background worker of this process: each follows the log into its queue and takes jobs from it. */
 export const startWorkers = async (deps: WorkerDeps, options: WorkerOptions): Promise<Workers> => {
@@ -45,6 +54,8 @@ export const startWorkers = async (deps: WorkerDeps, options: WorkerOptions): Pr
   const runs = [leased(names[0], sync.follower), leased(names[1], hooks.follower), leased(names[2], poller), leased(names[3], schedule)];
   await Promise.all(runs.map((run) => run.ready));
   return {
+    queues: [sync.queue, hooks.queue],
+    dueSteps: () => schedule.dueSteps(),
     poll: () => poller.poll(),
     schedule: () => schedule.run(),
     status: async () => {

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { newId } from '../../infra/ids';
-import { sameSecret } from '../admin/admin-auth';
+import { sameSecret } from '../bearer-token';
 import { renderPage } from './render';
 import { signedIn } from './session';
 

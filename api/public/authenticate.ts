@@ -5,6 +5,7 @@ import { API_KEYS, type ApiKeyDoc } from '../../projections/read-models/api-keys
 import { ORGANISATIONS, type OrganisationDoc } from '../../projections/read-models/organisations';
 import type { ApiDeps } from '../deps';
 import { ApiError, authenticationError, permissionError } from '../errors';
+import { bearerToken } from '../bearer-token';
 
 export type Authenticated = Readonly<{ apiKey: ApiKeyDoc; organisation: OrganisationDoc }>;
 
@@ -14,7 +15,6 @@ declare module 'express-serve-static-core' {
   }
 }
 
-const BEARER = /^Bearer (\S+)$/;
 /**
  * A listing's order, newest first (secrets are random, so one key has the hash; were there two, the
  * newest would answer). Read unsorted: a sorted page costs the store three times the plain lookup.
@@ -50,7 +50,7 @@ export const authenticate =
   (deps: ApiDeps): RequestHandler =>
   async (req, res, next) => {
     try {
-      const presented = BEARER.exec(req.headers.authorization ?? '')?.[1];
+      const presented = bearerToken(req);
       const parsed = presented ? parseApiKey(presented) : null;
       if (!parsed) throw invalidKey();
       const matches = await deps.readStore.findAll<ApiKeyDoc>(API_KEYS, [{ field: '_secret_hash', eq: parsed.secretHash }]);

@@ -3,6 +3,7 @@ import { decodeEvent, encodeEvent } from '../../domain/decode-event';
 import type { Decider, DomainEvent } from '../../domain/shared/decider';
 import { type EventMetadata, type EventStore, type StreamMark, WrongExpectedRevision } from '../../infra/event-store/port';
 import { newEventId } from '../../infra/ids';
+import { eventsAppended } from '../../infra/metrics/metrics';
 
 export type Handled<State, Event> = Readonly<{
   state: State;
@@ -110,6 +111,7 @@ export const handleDecision = async <State, Event extends DomainEvent, Result>(
         })),
         revision,
       );
+      for (const event of events) eventsAppended.inc({ type: event.type });
       // Folded only once committed: a state kept between requests never holds events that were refused.
       const next = events.reduce(decider.evolve, state);
       source.committed({ state: next, revision: appended.nextExpectedRevision, position: appended.position, ...(appended.mark ? { mark: appended.mark } : {}) });

@@ -1,5 +1,6 @@
 import { decideUsage } from '../../domain/usage/decider';
 import type { UsageState } from '../../domain/usage/state';
+import { usageEvents } from '../../infra/metrics/metrics';
 import { RecentlyUsed } from '../../infra/recently-used';
 import { type SentUsage, type UsageCalendar, usageCalendar, usageCalendarKey, type UsageOutcome, type UsageSubscription, usageSubscriptionOf } from '../../domain/usage/rules';
 import type { CommandDeps } from '../plumbing/deps';
@@ -106,7 +107,17 @@ export const recordUsage = async (
       done?.();
     }
   }
+  countOutcomes(outcomes);
   return { outcomes, position };
+};
+
+/** The batch's outcomes into the metric: a counter bump a status, not one an event. */
+const countOutcomes = (outcomes: readonly UsageOutcome[]): void => {
+  const tally = { created: 0, duplicate: 0, rejected: 0 };
+  for (const outcome of outcomes) tally[outcome.status] += 1;
+  if (tally.created > 0) usageEvents.inc({ outcome: 'accepted' }, tally.created);
+  if (tally.duplicate > 0) usageEvents.inc({ outcome: 'duplicate' }, tally.duplicate);
+  if (tally.rejected > 0) usageEvents.inc({ outcome: 'rejected' }, tally.rejected);
 };
 
 /** The confirmed ids' details where stored on this subscription, and the subscription holding each stored on another. */

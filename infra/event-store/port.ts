@@ -103,6 +103,8 @@ export interface EventStore {
   readAll(after: bigint, limit: number): Promise<StoredEvent[]>;
   /** Position of the last event in the global log (0n when empty). */
   headPosition(): Promise<bigint>;
+  /** How many events the log holds after `after` and up to `upTo`, where the store counts them without reading them (the embedded log). */
+  countBetween?(after: bigint, upTo: bigint): number;
   /**
    * Calls `listener` whenever events may have been appended, with the ids of the streams appended to,
    * or `null` when any stream may have been (appends that may have been missed: a subscription

@@ -118,6 +118,12 @@ class BullMqJobQueue<T> implements JobQueue<T> {
     };
   }
 
+  async oldestWaitMs(): Promise<number | null> {
+    // Oldest first; a job that was delayed has been due since its delay ran out.
+    const [oldest] = await this.queue.getJobs(['waiting'], 0, 0, true);
+    return oldest ? Math.max(0, Date.now() - oldest.timestamp - (oldest.delay ?? 0)) : null;
+  }
+
   async failed(limit = 100): Promise<FailedJob[]> {
     const jobs = await this.queue.getFailed(0, limit - 1);
     return jobs.map((job) => ({

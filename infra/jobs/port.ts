@@ -25,12 +25,17 @@ export interface JobQueue<T> {
   /** Starts taking jobs in this process; a handler's throw is a failed run (retried by the policy). */
   process(handler: (job: Job<T>) => Promise<void>, options?: ProcessOptions): void;
   stats(): Promise<QueueStats>;
+  /** How long (ms) the longest-waiting job due to run has waited since it fell due; null when none is waiting. */
+  oldestWaitMs(): Promise<number | null>;
   failed(limit?: number): Promise<FailedJob[]>;
   /** Runs a failed job again with its attempts reset; false when no such failed job. */
   retry(id: string): Promise<boolean>;
   /** Stops taking jobs and waits for the running ones. */
   close(): Promise<void>;
 }
+
+/** What a dashboard samples of a queue. */
+export type QueueDepth = Pick<JobQueue<unknown>, 'name' | 'stats' | 'oldestWaitMs'>;
 
 export type QueueOptions = Readonly<{
   /** How long a taken job stays locked without a heartbeat before another process may take it. */

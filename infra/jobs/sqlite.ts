@@ -118,6 +118,9 @@ export class SqliteJobQueue<T> implements JobQueue<T> {
       failed: db.prepare<[string, number], { id: string; last_error: string | null; attempts_made: number; failed_at: number }>(
         `SELECT id, last_error, attempts_made, failed_at FROM jobs WHERE queue = ? AND status = 'failed' ORDER BY failed_at DESC LIMIT ?`,
       ),
+      waitingSince: db.prepare<[string, number], { since: number | null }>(
+        `SELECT MIN(run_at) AS since FROM jobs WHERE queue = ? AND status = 'waiting' AND run_at <= ?`,
+      ),
       nextRun: db.prepare<[string], { next: number | null }>(`SELECT MIN(run_at) AS next FROM jobs WHERE queue = ? AND status = 'waiting'`),
     };
     // The first due job whose add is committed (this connection also sees the open group's rows),
@@ -184,6 +187,14 @@ export class SqliteJobQueue<T> implements JobQueue<T> {
 
   stats(): Promise<QueueStats> {
     return settle(() => this.statements.counts.get({ now: Date.now(), queue: this.name })!);
+  }
+
+  oldestWaitMs(): Promise<number | null> {
+    return settle(() => {
+      const now = Date.now();
+      const { since } = this.statements.waitingSince.get(this.name, now)!;
+      return since === null ? null : now - since;
+    });
   }
 
   failed(limit = 100): Promise<FailedJob[]> {

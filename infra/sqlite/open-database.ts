@@ -1,8 +1,9 @@
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { Database } from './driver';
 
-export type SqliteDatabase = Database.Database;
+export type SqliteDatabase = BetterSqlite3.Database;
 
 /**
  * SQLite's page cache per connection, in KiB (its default is 2 MiB). Keys that arrive in random

@@ -21,7 +21,8 @@ export const compiledScript = (callerFile: string, name: string): string => {
   if (!callerFile.endsWith('.ts')) return join(folder, `${name}.js`);
   const root = projectRoot(folder);
   const compiledFolder = join(root, 'dist', relative(root, folder));
-  for (const source of readdirSync(folder).filter((file) => file.endsWith('.ts'))) {
+  // A declaration file (`.d.ts`) compiles to nothing.
+  for (const source of readdirSync(folder).filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))) {
     const compiled = join(compiledFolder, source.replace(/\.ts$/, '.js'));
     if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(join(folder, source)).mtimeMs) {
       throw new Error(

@@ -272,6 +272,26 @@ export class ProjectionRunner {
     }));
   }
 
+  /**
+   * Each projection's lag in events: how many the log holds past its checkpoint, counted where the
+   * store can, else read (a position is an offset in EventStoreDB's log, not a count), up to `atMost`.
+   */
+  async lagEvents(atMost: number): Promise<{ name: string; events: number }[]> {
+    const head = await this.store.headPosition();
+    const behind = new Map<bigint, Promise<number>>();
+    const count = async (checkpoint: bigint): Promise<number> => {
+      if (checkpoint >= head) return 0;
+      if (this.store.countBetween) return this.store.countBetween(checkpoint, head);
+      return (await this.store.readAll(checkpoint, atMost)).filter((event) => event.position <= head).length;
+    };
+    return Promise.all(
+      this.slots.map(async ({ projection, checkpoint }) => {
+        if (!behind.has(checkpoint)) behind.set(checkpoint, count(checkpoint));
+        return { name: projection.name, events: await behind.get(checkpoint)! };
+      }),
+    );
+  }
+
   /** The running rebuild, or the last one; null when none has run in this process. */
   rebuildStatus(): RebuildStatus | null {
     return this.lastRebuild;

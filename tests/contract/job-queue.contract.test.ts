@@ -80,6 +80,19 @@ const describeJobQueue = (name: string, setUp: () => Opened) =>
       expect(seen.sort()).toEqual(['first', 'third']);
     });
 
+    it('says how long its longest-waiting due job has waited, a delayed one not before its time', async () => {
+      const queue = open().queue<string>('q', quick);
+      expect(await queue.oldestWaitMs()).toBeNull();
+      await queue.add('later', 'c', { delayMs: 60_000 });
+      expect(await queue.oldestWaitMs()).toBeNull();
+      await queue.add('first', 'a');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await queue.add('second', 'b');
+      const waited = await queue.oldestWaitMs();
+      expect(waited).toBeGreaterThanOrEqual(90);
+      expect(waited).toBeLessThan(5_000);
+    });
+
     it('holds a delayed job until its time', async () => {
       const queue = open().queue<string>('q', quick);
       const ranAt: number[] = [];

@@ -17,6 +17,10 @@ export type ServiceProcess = Readonly<{
   /** Resolves with the first match once the process has printed it (its streams arrive in pieces). */
   printed: (pattern: RegExp, timeoutMs?: number) => Promise<RegExpExecArray>;
   stop(): Promise<number | null>;
+  /** Sends a signal and returns at once (`exited` tells how it ended). */
+  signal(signal: NodeJS.Signals): void;
+  /** Resolves with the exit status once the process has ended. */
+  exited: Promise<number | null>;
   /** kill -9: no shutdown of any kind. */
   kill(): Promise<void>;
 }>;
@@ -30,6 +34,7 @@ export const startServiceProcess = (env: Record<string, string>): Promise<Servic
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`service did not start:\n${output}`));
@@ -51,11 +56,12 @@ export const startServiceProcess = (env: Record<string, string>): Promise<Servic
               await new Promise((resolve) => setTimeout(resolve, 20));
             }
           },
-          stop: () =>
-            new Promise((done) => {
-              child.once('exit', (code) => done(code));
-              child.kill('SIGTERM');
-            }),
+          stop: () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+          signal: (signal) => void child.kill(signal),
+          exited,
           kill: () =>
             new Promise((done) => {
               child.once('exit', () => done());
@@ -71,6 +77,9 @@ export const startServiceProcess = (env: Record<string, string>): Promise<Servic
       reject(new Error(`service exited with ${code}:\n${output}`));
     });
   });
+
+/** The sandbox key a first start's quick start prints (with every scope). */
+export const quickStartKey = async (service: ServiceProcess): Promise<string> => (await service.printed(/(service_test_[0-9A-Za-z]{32})/))[1]!;
 
 /** Runs a compiled command to its end; returns its exit status and both output streams. */
 export const runNode = (script: string, args: string[], env: Record<string, string>) => {

@@ -29,6 +29,12 @@ describe('compiledScript', () => {
     expect(compiledScript(join(root, 'infra', 'x', 'start.ts'), 'thread')).toBe(join(root, 'dist', 'infra', 'x', 'thread.js'));
   });
 
+  it('asks no twin of a declaration file, which compiles to nothing', () => {
+    const root = project();
+    writeFileSync(join(root, 'infra', 'x', 'other-module.d.ts'), '');
+    expect(compiledScript(join(root, 'infra', 'x', 'start.ts'), 'thread')).toBe(join(root, 'dist', 'infra', 'x', 'thread.js'));
+  });
+
   it('refuses a missing or stale twin, saying to compile first', () => {
     const missing = project();
     rmSync(join(missing, 'dist', 'infra', 'x', 'thread.js'));

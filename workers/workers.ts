@@ -20,7 +20,7 @@ export type WorkerOptions = Readonly<{
 export type WorkersStatus = Readonly<{
   object: 'workers';
   queue_backend: 'sqlite' | 'bullmq';
-  queues: { name: string; waiting: number; delayed: number; active: number; failed: number; failed_jobs: { id: string; error: string; attempts: number; failed_at: string }[] }[];
+  queues: { name: string; waiting: number; delayed: number; active: number; failed: number; oldest_job_age_seconds: number | null; failed_jobs: { id: string; error: string; attempts: number; failed_at: string }[] }[];
   followers: FollowerStatus[];
   instance_id: string;
   leases: { name: string; held: boolean }[];
@@ -37,6 +37,8 @@ export type Workers = Readonly<{
   /** Scheduled steps due and not yet run, as the scheduler's last pass left them. */
   dueSteps(): number;
 }>;
+
+const ageInSeconds = (ms: number | null): number | null => (ms === null ? null : Math.round(ms / 1000));
 
 /** Starts every background worker of this process: each follows the log into its queue and takes jobs from it. */
 export const startWorkers = async (deps: WorkerDeps, options: WorkerOptions): Promise<Workers> => {
@@ -63,6 +65,7 @@ export const startWorkers = async (deps: WorkerDeps, options: WorkerOptions): Pr
         [sync.queue, hooks.queue].map(async (queue) => ({
           name: queue.name,
           ...(await queue.stats()),
+          oldest_job_age_seconds: ageInSeconds(await queue.oldestWaitMs()),
           failed_jobs: (await queue.failed(10)).map((job) => ({ id: job.id, error: job.error, attempts: job.attempts, failed_at: job.failedAt })),
         })),
       );

@@ -12,6 +12,8 @@ export const workersStatusObject = z
         delayed: z.number().int(),
         active: z.number().int(),
         failed: z.number().int(),
+        /** How long the oldest waiting job has waited, in seconds; null when none waits. */
+        oldest_job_age_seconds: z.number().nullable(),
         failed_jobs: z.array(z.object({ id: z.string(), error: z.string(), attempts: z.number().int(), failed_at: z.string() })),
       }),
     ),

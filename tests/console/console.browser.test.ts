@@ -390,6 +390,7 @@ describeInBrowser('the console in a real browser, against the service as npm sta
     await page.getByRole('heading', { name: 'Workers' }).waitFor();
     const queues = await page.getByRole('table').nth(1).locator('tbody tr td:first-child').allTextContents();
     expect(queues.length).toBeGreaterThan(0);
+    expect(await page.getByRole('table').nth(1).getByRole('columnheader').allTextContents()).toEqual(['Queue', 'Waiting', 'Delayed', 'Active', 'Oldest job age', 'Failures', 'Oldest failure']);
     await visit('/console/projections', 'projections');
     const statuses = await page.locator('#projections tbody td[data-field="status"]').allTextContents();
     expect(statuses.length).toBeGreaterThan(5);

@@ -4,7 +4,8 @@ import { formatMoney, min, parseMoney } from '../../domain/pricing/money';
 import { AccountingRefused, type AccountingSystem, AccountingUnavailable } from '../../infra/accounting/port';
 import { derivedId } from '../../infra/ids';
 import type { CommandDeps } from '../deps';
-import { customerCommand } from '../customer/customer-command';
+import { contactOnFirstInvoice } from '../customer/contact-on-first-invoice';
+import { accountingInvoice } from '../invoice/accounting-invoice';
 import { invoiceCommand } from '../invoice/invoice-command';
 import type { PushOutcome } from '../invoice/push-invoice';
 import type { Caller } from '../metadata';
@@ -42,12 +43,12 @@ export const pushCreditNote = async (deps: Deps, caller: Caller, organisation: O
   const accounting = organisation.accounting;
   if (!accounting) return fail('No accounting system is connected to this organisation.');
   const note = state.creditNote;
-  const customer = await customerCommand.load(deps.store, note.customerId);
-  if (customer.state.status === 'none' || !customer.state.accountingContactId) return fail('The customer has no contact in the accounting system.');
   try {
+    const contactId = await contactOnFirstInvoice(deps, caller, organisation, note.customerId);
+    if (contactId === null) return fail('The customer has no contact in the accounting system.');
     const pushed = await deps.accounting.tenant(accounting.tenantId).createCreditNote(
       {
-        contactId: customer.state.accountingContactId,
+        contactId,
         reference: note.reference,
         date: note.creditNoteDate.slice(0, 10),
         currency: note.currency,
@@ -93,11 +94,12 @@ const allocationFor = async (
   const accounting = organisation.accounting;
   if (!invoiceId || !accounting || state.allocatedTo.includes(invoiceId)) return null;
   const invoice = await invoiceCommand.load(deps.store, invoiceId);
-  if (invoice.state.status !== 'raised' || !invoice.state.accountingInvoiceId) return null;
+  if (invoice.state.status !== 'raised') return null;
   const tenant = deps.accounting.tenant(accounting.tenantId);
   try {
-    const ledgerInvoice = await tenant.getInvoice(invoice.state.accountingInvoiceId);
-    if (ledgerInvoice.status !== 'approved') return null;
+    // Only an invoice the accounting organisation in use holds can take its credit.
+    const ledgerInvoice = await accountingInvoice(deps, organisation, invoice.state);
+    if (ledgerInvoice?.status !== 'approved') return null;
     const amount = min(parseMoney(ledgerInvoice.amountDue), parseMoney(remainingCredit));
     if (amount <= 0n) return null;
     const allocationId = derivedId('creditNote', state.creditNote.creditNoteId, 'allocation', invoiceId);

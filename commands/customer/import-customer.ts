@@ -84,7 +84,7 @@ export const importCustomer = async (
 
   const result = await customerCommand(deps, customerId, {
     type: 'ImportCustomer',
-    ...importedCustomer({ customerId, organisationId: organisation.id }, input, contact, source),
+    ...importedCustomer({ customerId, organisationId: organisation.id }, input, contact, accounting.tenantId, source),
   }, caller, refOf(org));
   // Another request imported the same code meanwhile.
   if (result.events.length === 0) checkExisting(options.requester, input.code, customerId);

@@ -3,7 +3,6 @@ import type { AccountingConnection, OpenOrganisation } from '../../domain/organi
 import { AccountingRefused, type AccountingSystem, AccountingUnavailable, type LineInput } from '../../infra/accounting/port';
 import type { CommandDeps } from '../deps';
 import { contactOnFirstInvoice } from '../customer/contact-on-first-invoice';
-import { customerCommand } from '../customer/customer-command';
 import { invoiceCommand } from '../invoice/invoice-command';
 import type { Caller } from '../metadata';
 
@@ -50,12 +49,9 @@ export const pushInvoice = async (
   const accounting = organisation.accounting;
   if (!accounting) return fail('No accounting system is connected to this organisation.');
   const invoice = state.invoice;
-  const customer = await customerCommand.load(deps.store, invoice.customerId);
-  const noContact = 'The customer has no contact in the accounting system.';
-  if (customer.state.status === 'none') return fail(noContact);
   try {
-    const contactId = await contactOnFirstInvoice(deps, caller, organisation, customer.state);
-    if (contactId === null) return fail(noContact);
+    const contactId = await contactOnFirstInvoice(deps, caller, organisation, invoice.customerId);
+    if (contactId === null) return fail('The customer has no contact in the accounting system.');
     const pushed = await deps.accounting.tenant(accounting.tenantId).createInvoice(
       {
         contactId,
@@ -72,6 +68,7 @@ export const pushInvoice = async (
       type: 'RecordInvoiceSynced',
       invoiceId,
       accountingInvoiceId: pushed.id,
+      tenantId: accounting.tenantId,
       number: pushed.number,
       status: pushed.status,
       total: pushed.total,

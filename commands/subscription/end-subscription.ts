@@ -7,6 +7,7 @@ import type { ExistingSubscription, SubscriptionState } from '../../domain/subsc
 import { AccountingRefused, type AccountingSystem } from '../../infra/accounting/port';
 import { finalUsagePeriodStart } from '../../domain/usage/billing';
 import type { CommandDeps } from '../deps';
+import { accountingInvoice } from '../invoice/accounting-invoice';
 import { invoiceCommand } from '../invoice/invoice-command';
 import type { Caller, OrganisationRef } from '../metadata';
 import { latestPosition } from '../positions';
@@ -18,21 +19,12 @@ import { subscriptionCommand } from './subscription-command';
 
 type Deps = CommandDeps & { accounting: AccountingSystem };
 
-/** An invoice's facts for the end rules: its status and settlement as the accounting system holds them now. */
+/** An invoice's facts for the end rules: its status and settlement as the accounting organisation in use holds it now. */
 const invoiceFacts = async (deps: Deps, org: OpenOrganisation, invoiceId: string): Promise<InvoiceFacts> => {
   const { state } = await invoiceCommand.load(deps.store, invoiceId);
   if (state.status === 'removed') return { invoiceId, status: state.removal, sent: false, settled: false };
-  if (state.status !== 'raised' || !state.accountingInvoiceId || !org.accounting) {
-    return { invoiceId, status: 'not_in_external', sent: false, settled: false };
-  }
-  const ledger = await deps.accounting
-    .tenant(org.accounting.tenantId)
-    .getInvoice(state.accountingInvoiceId)
-    .catch((error: unknown) => {
-      // Pushed to an accounting organisation the organisation has since disconnected from: the one it uses now holds nothing to remove.
-      if (error instanceof AccountingRefused) return null;
-      throw error;
-    });
+  // Never pushed, or pushed to an accounting organisation the organisation has since moved away from: the one in use holds nothing to remove.
+  const ledger = state.status === 'raised' ? await accountingInvoice(deps, org, state) : null;
   if (!ledger) return { invoiceId, status: 'not_in_external', sent: false, settled: false };
   return {
     invoiceId,

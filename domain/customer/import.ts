@@ -69,6 +69,7 @@ export const importedCustomer = (
   ids: Readonly<{ customerId: string; organisationId: string }>,
   request: CustomerRequest,
   contact: ContactFound,
+  tenantId: string,
   source: CustomerImported['data']['source'],
 ): CustomerImported['data'] => ({
   ...ids,
@@ -77,5 +78,6 @@ export const importedCustomer = (
     ? { name: contact.name, firstName: contact.firstName, lastName: contact.lastName, email: contact.email }
     : { name: request.name, firstName: request.firstName, lastName: request.lastName, email: request.email }),
   accountingContactId: contact.id,
+  tenantId,
   source,
 });

@@ -55,8 +55,7 @@ const change = (request: Partial<ChangeUnits['request']> = {}, more: Partial<Cha
   plan: plan(),
   invoiceId: 'inv_change',
   creditNoteId: 'cn_change',
-  renewalInvoiceAmendable: true,
-  renewalInvoiceKept: 0n,
+  renewalInvoice: { standing: 'draft', kept: 0n },
   request: { units: 8, prorate: false, prorationBehaviour: null, effectiveDate: null, document: null, ...request },
   ...more,
 });
@@ -133,7 +132,7 @@ describe('ChangeUnits: every rule, in the order of the API document’s unit cha
     spec([dear, renewalRaised]).when(change({ units: 999, document: 'separate', prorate: true, effectiveDate: '2026-03-10' })).thenRefuses('invalid_parameter', 'units');
     // Amend: 600 seats fit; beside the 500,000,000,000.0000 of lines the amendment keeps, they do not.
     expect(decided([dear, renewalRaised], change({ units: 600, document: 'amend' }))).toMatchObject({ units: 600, document: 'amend' });
-    spec([dear, renewalRaised]).when(change({ units: 600, document: 'amend' }, { renewalInvoiceKept: 5_000_000_000_000_000n })).thenRefuses('invalid_parameter', 'units');
+    spec([dear, renewalRaised]).when(change({ units: 600, document: 'amend' }, { renewalInvoice: { standing: 'draft', kept: 5_000_000_000_000_000n } })).thenRefuses('invalid_parameter', 'units');
   });
 
   it('requires proration for a decrease once the renewal invoice exists at the old units (before it, a decrease takes effect at renewal)', () => {
@@ -154,12 +153,25 @@ describe('ChangeUnits: every rule, in the order of the API document’s unit cha
 
   it('refuses amend when the renewal invoice can no longer be changed; accepts separate', () => {
     spec([subscribed(), renewalRaised])
-      .when(change({ prorate: true, effectiveDate: '2026-03-10', document: 'amend' }, { renewalInvoiceAmendable: false }))
+      .when(change({ prorate: true, effectiveDate: '2026-03-10', document: 'amend' }, { renewalInvoice: { standing: 'approved', kept: 0n } }))
       .thenRefuses('document_not_available', 'document');
     expect(decided([subscribed(), renewalRaised], change({ prorate: true, effectiveDate: '2026-03-10', document: 'separate' }))).toMatchObject({
       document: 'separate',
       invoiceId: 'inv_change',
     });
+  });
+
+  it('refuses amend for a renewal invoice in an accounting organisation the organisation moved away from, saying why; its amend default falls back to separate', () => {
+    const elsewhere = { renewalInvoice: { standing: 'elsewhere', kept: 0n } } as const;
+    spec([subscribed(), renewalRaised]).when(change({ units: 18, document: 'amend' }, elsewhere)).thenRefuses('document_not_available', 'document');
+    const state = [subscribed(), renewalRaised].reduce(subscriptionDecider.evolve, subscriptionDecider.initialState());
+    expect(() => subscriptionDecider.decide(change({ units: 18, document: 'amend' }, elsewhere), state)).toThrow(
+      'The renewal invoice is in an accounting organisation this organisation no longer uses, where it cannot be changed. Send document: separate.',
+    );
+    const defaulted = change({ units: 18, prorate: true, effectiveDate: '2026-03-10', prorationBehaviour: 'charge_on_renewal' }, { ...elsewhere, organisation: organisation({ unitChangeDocument: 'amend' }) });
+    expect(decided([subscribed(), renewalRaised], defaulted)).toMatchObject({ document: 'separate', invoiceId: 'inv_change', renewalAdjustment: null });
+    // Never pushed: amended here alone.
+    expect(decided([subscribed(), renewalRaised], change({ units: 18, document: 'amend' }, { renewalInvoice: { standing: 'not_pushed', kept: 0n } }))).toMatchObject({ document: 'amend' });
   });
 
   it('lets the organisation’s unit_change_document decide when document is omitted; amend defers the charge to the renewal invoice', () => {

@@ -67,7 +67,7 @@ describe('a subscription as of an instant', () => {
                 await subscriptionCommand(deps, subscription, creation, caller, ORG);
               } else if (command.kind === 'change') {
                 const request = { units: command.units, prorate: false, prorationBehaviour: null, effectiveDate: null, document: null };
-                const change = { type: 'ChangeUnits', changeId: `chg_${n}`, now, organisation: openOrganisation(), plan: seatsPlan(), invoiceId: `inv_c${n}`, creditNoteId: `cn_c${n}`, renewalInvoiceAmendable: command.amendable, renewalInvoiceKept: 0n, request } as const;
+                const change = { type: 'ChangeUnits', changeId: `chg_${n}`, now, organisation: openOrganisation(), plan: seatsPlan(), invoiceId: `inv_c${n}`, creditNoteId: `cn_c${n}`, renewalInvoice: { standing: command.amendable ? 'draft' : 'approved', kept: 0n }, request } as const;
                 await subscriptionCommand(deps, subscription, change, caller, ORG);
               } else if (command.kind === 'end') {
                 const request = { when: command.when, deleteUnsentInvoices: false, voidApprovedInvoices: false, invoiceUsageNow: false };

@@ -54,6 +54,10 @@ export const decideEnd = (command: EndSubscription, state: ExistingSubscription)
   }
   const renewal = command.invoices.find((invoice) => invoice.invoiceId === state.life.renewalInvoiceId);
   if (renewal?.settled) throw invalidState('The renewal invoice has a payment or credit on it; the subscription cannot end.');
+  // The accounting system deletes only unsent drafts and voids only approved invoices.
+  if (renewal?.sent && (renewal.status === 'draft' || renewal.status === 'awaiting_approval')) {
+    throw invalidState('The renewal invoice was sent to the customer before it was approved: the accounting system can neither delete nor void it, so the subscription cannot end.');
+  }
   // A separate decrease's credit note reduces the renewal invoice even while unallocated (a draft takes no credit yet).
   const credited = state.life.renewalInvoiceId ? state.life.renewalCreditNoteIds[0] : undefined;
   if (credited) throw invalidState(`Credit note ${credited} credits part of the renewal invoice's period; the subscription cannot end.`);

@@ -391,6 +391,19 @@ describe('EndSubscription', () => {
     spec([subscribed(), renewalRaised]).when(end({}, { invoices: [facts('inv_renewal', 'approved', { settled: true })] })).thenRefuses('invalid_state');
   });
 
+  it('refuses an end whose renewal invoice was sent before it was approved (neither deleted nor voided by the accounting system), asking it nothing', () => {
+    for (const status of ['draft', 'awaiting_approval'] as const) {
+      for (const when of ['now', 'period_end'] as const) {
+        spec([subscribed(), renewalRaised]).when(end({ when }, { invoices: [facts('inv_renewal', status, { sent: true })] })).thenRefuses('invalid_state');
+      }
+    }
+    // Sent once approved, it is voided.
+    const state = [subscribed(), renewalRaised].reduce(subscriptionDecider.evolve, subscriptionDecider.initialState());
+    expect(subscriptionDecider.decide(end({}, { invoices: [facts('inv_renewal', 'approved', { sent: true })] }), state)[0]?.data).toMatchObject({
+      removals: [{ invoiceId: 'inv_renewal', action: 'void' }],
+    });
+  });
+
   it('refuses ending now with invoice removal in Setup Mode; ending without removal is accepted', () => {
     const setup = organisation({ setupMode: true });
     spec([subscribed()]).when(end({ deleteUnsentInvoices: true }, { organisation: setup })).thenRefuses('invalid_state');

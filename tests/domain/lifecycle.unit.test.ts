@@ -62,6 +62,33 @@ const change = (request: Partial<ChangeUnits['request']> = {}, more: Partial<Cha
   ...more,
 });
 
+/** The subscription the events leave. */
+const stateOf = (events: SubscriptionEvent[]) => {
+  const state = events.reduce(subscriptionDecider.evolve, subscriptionDecider.initialState());
+  if (state.status === 'none') throw new Error('no subscription');
+  return state;
+};
+
+/** The one event a command decides on the events given. */
+const decideOne = (events: SubscriptionEvent[], command: EndSubscription | RestoreSubscription | ChangeUnits) => {
+  const [event] = subscriptionDecider.decide(command, stateOf(events));
+  if (!event) throw new Error('nothing decided');
+  return event;
+};
+
+/** A restore on 2026-03-26: a removed renewal invoice is raised again as inv_again (and, after an end of before, the next period's credited lines as inv_next). */
+const restore: RestoreSubscription = {
+  type: 'RestoreSubscription',
+  operationId: 'op_restore',
+  organisationId: 'org_1',
+  resetGeneration: 0,
+  today: '2026-03-26',
+  customerStatus: 'active',
+  planStatus: 'active',
+  reRaisedInvoiceId: 'inv_again',
+  nextPeriodInvoiceId: 'inv_next',
+};
+
 /** The change event a decision records (for asserting a few fields). */
 const decided = (given: SubscriptionEvent[], command: ChangeUnits): SubscriptionUnitsChangedData => {
   const state = given.reduce(subscriptionDecider.evolve, subscriptionDecider.initialState());
@@ -633,22 +660,6 @@ describe('ending after separate increases: the next period’s lines are credite
     request: { when: 'now', deleteUnsentInvoices: false, voidApprovedInvoices: false, invoiceUsageNow: false, ...request },
     ...more,
   });
-  const restore: RestoreSubscription = {
-    type: 'RestoreSubscription',
-    operationId: 'op_restore',
-    organisationId: 'org_1',
-    resetGeneration: 0,
-    today: '2026-03-26',
-    customerStatus: 'active',
-    planStatus: 'active',
-    reRaisedInvoiceId: 'inv_again',
-    nextPeriodInvoiceId: 'inv_next',
-  };
-  const decide = (given: SubscriptionEvent[], command: EndSubscription | RestoreSubscription) => {
-    const [event] = subscriptionDecider.decide(command, given.reduce(subscriptionDecider.evolve, subscriptionDecider.initialState()));
-    if (!event) throw new Error('nothing decided');
-    return event;
-  };
   const invoiceOf = (created: SubscriptionEvent, event: SubscriptionEvent) => {
     if (created.type !== 'SubscriptionCreated' || event.type !== 'SubscriptionUnitsChanged') throw new Error('not a change');
     return unitChangeInvoice({ subscription: created.data, change: event.data, lineIds: (i) => `line_${i}`, paymentTermsDays: 14 });
@@ -659,7 +670,7 @@ describe('ending after separate increases: the next period’s lines are credite
   };
 
   it('ending now removes the renewal invoice and credits the separate invoice’s next-period line only: 30.0000, allocated to it', () => {
-    const ended = decide([subscribed(), raisedAt5, up], end());
+    const ended = decideOne([subscribed(), raisedAt5, up], end());
     expect(ended.data).toMatchObject({ removals: [{ invoiceId: 'inv_renewal', action: 'delete' }], nextPeriodCredits: [{ invoiceId: 'inv_up', creditNoteId: 'cn_end_up' }] });
     const note = nextPeriodCreditNote({ subscription: subscription(subscribed()), invoice: invoiceOf(subscribed(), up), creditNoteId: 'cn_end_up', lineIds: (i) => `cl_${i}`, now: '2026-03-25T09:00:00.000Z' });
     // The 9.6774 for 22 Mar – 1 Apr stays billed: ending does not credit the current period.
@@ -678,7 +689,7 @@ describe('ending after separate increases: the next period’s lines are credite
 
   it('at period end too, each separate invoice by a credit note of its own (two increases: 30.0000 and 20.0000)', () => {
     const more = increase([subscribed(), raisedAt5, up], 10, 'more');
-    expect(decide([subscribed(), raisedAt5, up, more], end({ when: 'period_end' })).data).toMatchObject({
+    expect(decideOne([subscribed(), raisedAt5, up, more], end({ when: 'period_end' })).data).toMatchObject({
       nextPeriodCredits: [
         { invoiceId: 'inv_up', creditNoteId: 'cn_end_up' },
         { invoiceId: 'inv_more', creditNoteId: 'cn_end_more' },
@@ -691,11 +702,11 @@ describe('ending after separate increases: the next period’s lines are credite
       { invoiceId: 'inv_renewal', status: 'approved', sent: false, settled: false },
       { invoiceId: 'inv_up', status: 'approved', sent: true, settled: false },
     ];
-    expect(decide([subscribed(), raisedAt5, up], end({ voidApprovedInvoices: true }, { invoices })).data).toMatchObject({
+    expect(decideOne([subscribed(), raisedAt5, up], end({ voidApprovedInvoices: true }, { invoices })).data).toMatchObject({
       removals: [{ invoiceId: 'inv_renewal', action: 'void' }, { invoiceId: 'inv_up', action: 'void' }],
       nextPeriodCredits: [],
     });
-    expect(decide([subscribed()], end()).data).toMatchObject({ removals: [], nextPeriodCredits: [] });
+    expect(decideOne([subscribed()], end()).data).toMatchObject({ removals: [], nextPeriodCredits: [] });
   });
 
   it('refuses to end while a separate decrease’s credit note reduces the renewal invoice, allocated or not (a draft takes no credit yet)', () => {
@@ -707,8 +718,8 @@ describe('ending after separate increases: the next period’s lines are credite
   });
 
   it('a restore raises the renewal invoice afresh, the next period whole at the units of now: the end’s credits stand, nothing is billed again beside it', () => {
-    const ended = decide([subscribed(), raisedAt5, up], end());
-    const restored = decide([subscribed(), raisedAt5, up, ended], restore);
+    const ended = decideOne([subscribed(), raisedAt5, up], end());
+    const restored = decideOne([subscribed(), raisedAt5, up, ended], restore);
     expect(restored.data).toMatchObject({
       renewalInvoiceId: 'inv_again',
       replacesInvoiceId: 'inv_renewal',
@@ -716,16 +727,16 @@ describe('ending after separate increases: the next period’s lines are credite
       renewal: { periodStart: '2026-04-01', periodEnd: '2026-05-01', units: 8, adjustments: [] },
     });
     // Ending again: the renewal invoice raised again is removed; no other invoice bills the next period now.
-    const again = decide([subscribed(), raisedAt5, up, ended, restored], end({}, { operationId: 'op_end_2', invoices: [{ invoiceId: 'inv_again', status: 'draft', sent: false, settled: false }] }));
+    const again = decideOne([subscribed(), raisedAt5, up, ended, restored], end({}, { operationId: 'op_end_2', invoices: [{ invoiceId: 'inv_again', status: 'draft', sent: false, settled: false }] }));
     expect(again.data).toMatchObject({ removals: [{ invoiceId: 'inv_again', action: 'delete' }], nextPeriodCredits: [] });
   });
 
   it('an end recorded before ends kept the current period’s charges: its restore raises the removed lines again and bills the credited lines again on one invoice', () => {
-    const ended = decide([subscribed(), raisedAt5, up], end());
+    const ended = decideOne([subscribed(), raisedAt5, up], end());
     if (ended.type !== 'SubscriptionEnded') throw new Error('not ended');
     const { carriedCharges: _kept, ...recorded } = ended.data;
     const legacy: SubscriptionEvent = { type: 'SubscriptionEnded', data: recorded };
-    const restored = decide([subscribed(), raisedAt5, up, legacy], restore);
+    const restored = decideOne([subscribed(), raisedAt5, up, legacy], restore);
     expect(restored.data).toMatchObject({
       renewalInvoiceId: 'inv_again',
       replacesInvoiceId: 'inv_renewal',
@@ -738,7 +749,7 @@ describe('ending after separate increases: the next period’s lines are credite
     ]);
     expect(rebilled).toMatchObject({ invoiceId: 'inv_next', subtotal: '30.0000', invoiceDate: '2026-03-26T09:00:00.000Z' });
     // Ending again: the re-raised renewal invoice is removed and the re-billing credited in turn.
-    const again = decide([subscribed(), raisedAt5, up, legacy, restored], end({}, { operationId: 'op_end_2', invoices: [{ invoiceId: 'inv_again', status: 'draft', sent: false, settled: false }] }));
+    const again = decideOne([subscribed(), raisedAt5, up, legacy, restored], end({}, { operationId: 'op_end_2', invoices: [{ invoiceId: 'inv_again', status: 'draft', sent: false, settled: false }] }));
     expect(again.data).toMatchObject({ removals: [{ invoiceId: 'inv_again', action: 'delete' }], nextPeriodCredits: [{ invoiceId: 'inv_next', creditNoteId: 'cn_end_next' }] });
   });
 
@@ -747,7 +758,7 @@ describe('ending after separate increases: the next period’s lines are credite
       type: 'SubscriptionEnded',
       data: { subscriptionId: 'sub_1', operationId: 'op_end', endedAt: '2026-03-25T09:00:00.000Z', endDate: '2026-03-25', invoiceUsageNow: false, removals: [{ invoiceId: 'inv_renewal', action: 'delete' }] },
     };
-    expect(decide([subscribed(), raisedAt5, up, legacy], restore).data).toMatchObject({ renewalInvoiceId: 'inv_again', nextPeriodInvoice: null });
+    expect(decideOne([subscribed(), raisedAt5, up, legacy], restore).data).toMatchObject({ renewalInvoiceId: 'inv_again', nextPeriodInvoice: null });
   });
 });
 
@@ -766,27 +777,6 @@ describe('ending keeps the current period’s charges billed; a restore raises t
     request: { when, deleteUnsentInvoices: false, voidApprovedInvoices: false, invoiceUsageNow: false },
     ...more,
   });
-  const restore: RestoreSubscription = {
-    type: 'RestoreSubscription',
-    operationId: 'op_restore',
-    organisationId: 'org_1',
-    resetGeneration: 0,
-    today: '2026-03-26',
-    customerStatus: 'active',
-    planStatus: 'active',
-    reRaisedInvoiceId: 'inv_again',
-    nextPeriodInvoiceId: 'inv_next',
-  };
-  const stateOf = (events: SubscriptionEvent[]) => {
-    const state = events.reduce(subscriptionDecider.evolve, subscriptionDecider.initialState());
-    if (state.status === 'none') throw new Error('no subscription');
-    return state;
-  };
-  const decideOne = (events: SubscriptionEvent[], command: EndSubscription | RestoreSubscription | ChangeUnits) => {
-    const [event] = subscriptionDecider.decide(command, stateOf(events));
-    if (!event) throw new Error('nothing decided');
-    return event;
-  };
   // 5 → 8 from 10 Mar charged on renewal: 30 × 22 / 31 = 21.29032… → 21.2903, left for the renewal invoice.
   const onRenewal = decideOne([subscribed()], change({ units: 8, prorate: true, effectiveDate: '2026-03-10', prorationBehaviour: 'charge_on_renewal' }, { changeId: 'later' }));
   const raisedData = { subscriptionId: 'sub_1', invoiceId: 'inv_renewal', periodStart: '2026-04-01', periodEnd: '2026-05-01', units: 8, adjustments: [{ changeId: 'later', amount: '21.2903' }] };

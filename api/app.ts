@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
-import { sandboxWriteGateOf } from '../commands/organisation/sandbox-write-gate';
+import { sandboxWriteGateOf } from '../commands/sandbox/sandbox-write-gate';
 import { adminAuth } from './admin/admin-auth';
+import { ADMIN_API_INTRODUCTION } from './admin/introduction';
 import { accountingRoutes } from './admin/accounting';
 import { apiKeyRoutes } from './admin/api-keys';
 import { auditRoutes } from './admin/audit';
@@ -12,6 +13,7 @@ import { timeRoutes } from './admin/time';
 import { webhookEndpointRoutes } from './admin/webhook-endpoints';
 import { workersRoutes } from './admin/workers';
 import { projectionRoutes } from './admin/projections';
+import { reportRoutes } from './admin/reports';
 import type { ApiDeps } from './deps';
 import { errorHandler, unknownEndpoint } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
@@ -21,11 +23,13 @@ import { openApiDocument } from './openapi';
 import { authenticate, uncountedRateLimitHeaders } from './public/authenticate';
 import { catalogueRoutes } from './public/catalogue';
 import { customerRoutes } from './public/customers';
+import { PUBLIC_API_INTRODUCTION } from './public/introduction';
 import { organisationRoute } from './public/organisation';
 import { creditNoteRoutes } from './public/credit-notes';
 import { lifecycleRoutes } from './public/lifecycle';
 import { subscriptionRoutes } from './public/subscriptions';
 import { usageRoutes } from './public/usage';
+import { referenceRoutes } from './reference';
 import { type RouteRegistry, route } from './route';
 import { dispatchBySegments } from './segment-dispatch';
 
@@ -35,7 +39,7 @@ const ADMIN_PATH = /^\/admin(?:\/|$)/i;
 /** The organisation an operator's request writes to: any under `/admin/v1/organisations/{org}/`, but its reset. */
 const ADMIN_WRITE_TARGET = /^\/admin\/v1\/organisations\/([^/]+)\/(?!reset\/?$)/i;
 
-const describeDocument = (router: express.Router, routes: RouteRegistry, prefix: '/v1' | '/admin/v1', title: string) => {
+const describeDocument = (router: express.Router, routes: RouteRegistry, prefix: '/v1' | '/admin/v1', title: string, introduction: string) => {
   let document: unknown = null;
   route(
     router,
@@ -44,7 +48,8 @@ const describeDocument = (router: express.Router, routes: RouteRegistry, prefix:
       method: 'get',
       path: `${prefix}/openapi.json`,
       operationId: prefix === '/v1' ? 'getOpenApiDocument' : 'getAdminOpenApiDocument',
-      summary: 'This OpenAPI 3.1 document (no key needed)',
+      summary: 'This OpenAPI document',
+      description: `The OpenAPI 3.1 description of every operation under \`${prefix}\`, generated from the schemas the service validates requests with; no key is needed. Generate clients and types from it.`,
       tag: 'Meta',
       auth: 'none',
       status: 200,
@@ -53,7 +58,7 @@ const describeDocument = (router: express.Router, routes: RouteRegistry, prefix:
     () => {
       document ??= openApiDocument(
         routes.filter((r) => r.path.startsWith(`${prefix}/`)),
-        { title, description: `${title}. Generated from the zod schemas the routes validate with.` },
+        { title, description: introduction },
       );
       return Promise.resolve({ body: document });
     },
@@ -73,9 +78,11 @@ export const createApp = (deps: ApiDeps): App => {
   app.use(requestId());
   app.use(uncountedRateLimitHeaders(deps.rateLimiter.limit));
 
+  app.use('/docs', referenceRoutes());
+
   const open = express.Router();
-  describeDocument(open, routes, '/v1', 'Subscription Billing Service API');
-  describeDocument(open, routes, '/admin/v1', 'Subscription Billing Service admin API');
+  describeDocument(open, routes, '/v1', 'Subscription Billing Service API', PUBLIC_API_INTRODUCTION);
+  describeDocument(open, routes, '/admin/v1', 'Subscription Billing Service admin API', ADMIN_API_INTRODUCTION);
   app.use(open);
 
   const admin = express.Router();
@@ -90,6 +97,7 @@ export const createApp = (deps: ApiDeps): App => {
   workersRoutes(admin, routes, deps);
   auditRoutes(admin, routes, deps);
   projectionRoutes(admin, routes, deps);
+  reportRoutes(admin, routes, deps);
   app.use('/admin', adminAuth(deps.adminToken));
   // Operators' writes to an organisation, but its reset (which takes the gate whole).
   app.use(sandboxWrites(sandboxWriteGateOf(deps.store), (req) => ADMIN_WRITE_TARGET.exec(req.path)?.[1] ?? null));

@@ -1,10 +1,10 @@
-import type { CommandDeps } from '../commands/deps';
-import type { Lookups } from '../commands/lookups';
-import type { Caller } from '../commands/metadata';
+import type { CommandDeps } from '../commands/plumbing/deps';
+import type { Lookups } from '../commands/plumbing/lookups';
+import type { Caller } from '../commands/plumbing/metadata';
 import type { AccountingSystem } from '../infra/accounting/port';
 import type { IdempotencyStore } from '../infra/idempotency/port';
 import type { Logger } from '../infra/logger';
-import type { ProjectionRunner } from '../projections/runner';
+import type { ProjectionRunner } from '../projections/engine/runner';
 import type { RateLimiter } from '../infra/rate-limit/port';
 import type { ReadStore } from '../infra/read-store/port';
 import type { Resolver } from '../infra/webhooks/resolver';

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import type { RouteSpec } from './route';
+import type { BodyExample, RouteSpec } from './route';
+import { documentedSchemas } from './schemas/documented-as';
 import { errorObject } from './schemas/error';
+import { TAGS, type Tag } from './tags';
 
 type Json = Record<string, unknown>;
 
@@ -28,7 +30,17 @@ export const errorStatuses = (route: RouteSpec): number[] => {
 
 /** Converts one zod schema; named schemas (`.meta({ id })`) become shared components. */
 const toSchema = (schema: z.ZodType, io: 'input' | 'output', components: Json): Json => {
-  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
+  const json = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      const documented = documentedSchemas.get(zodSchema);
+      if (!documented) return;
+      for (const key of Object.keys(jsonSchema)) if (key !== 'description') delete (jsonSchema as Json)[key];
+      Object.assign(jsonSchema, documented);
+    },
+  }) as Json;
   const defs = (json.$defs ?? {}) as Json;
   delete json.$defs;
   delete json.$schema;
@@ -48,6 +60,17 @@ const toSchema = (schema: z.ZodType, io: 'input' | 'output', components: Json): 
   for (const [name, def] of Object.entries(defs)) components[name] = relink(def);
   return relink(json) as Json;
 };
+
+/** Descriptions are written as indented template literals: their common indentation and outer blank lines go. */
+const unindent = (text: string): string => {
+  const lines = text.replace(/^\s*\n|\s+$/g, '').split('\n');
+  const indent = Math.min(...lines.filter((line) => line.trim()).map((line) => line.length - line.trimStart().length));
+  return lines.map((line) => line.slice(indent)).join('\n');
+};
+
+/** The media type's named examples, each keyed by its summary in kebab case. */
+const examplesOf = (examples: readonly BodyExample[]): Json =>
+  Object.fromEntries(examples.map(({ summary, value }) => [summary.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''), { summary, value }]));
 
 const operation = (route: RouteSpec, components: Json): Json => {
   const parameters: Json[] = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => ({
@@ -70,7 +93,11 @@ const operation = (route: RouteSpec, components: Json): Json => {
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
     });
   }
-  const success = { ...(route.response ? { content: { 'application/json': { schema: toSchema(route.response, 'output', components) } } } : {}) };
+  const content = {
+    ...(route.response ? { 'application/json': { schema: toSchema(route.response, 'output', components) } } : {}),
+    ...(route.csv ? { 'text/csv': { schema: { type: 'string', description: 'The same rows as CSV: a header line of their fields, then a line a row' } } } : {}),
+  };
+  const success = Object.keys(content).length > 0 ? { content } : {};
   const responses: Json = { [String(route.status)]: { description: 'Success', ...success } };
   if (route.alsoStatus) {
     responses[String(route.alsoStatus)] = { description: `Success: ${route.alsoStatusMeaning ?? 'the object already existed'}`, ...success };
@@ -84,12 +111,13 @@ const operation = (route: RouteSpec, components: Json): Json => {
   return {
     operationId: route.operationId,
     summary: route.summary,
+    description: unindent(route.description),
     tags: [route.tag],
     ...(route.scope ? { 'x-scope': route.scope } : {}),
     ...(route.auth === 'none' ? { security: [] } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input', components) } } } }
+      ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input', components), examples: examplesOf(route.examples) } } } }
       : {}),
     responses,
   };
@@ -103,11 +131,21 @@ export const openApiDocument = (routes: readonly RouteSpec[], info: { title: str
   for (const route of routes) {
     paths[route.path] = { ...paths[route.path], [route.method]: operation(route, components) };
   }
+  const used = new Set(routes.map((route) => route.tag));
   return {
     openapi: '3.1.0',
-    info: { title: info.title, version: '1.0.0', description: info.description },
-    servers: [{ url: '/' }],
+    info: {
+      title: info.title,
+      version: '1.0.0',
+      description: unindent(info.description),
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+      contact: { name: 'Subscription billing engine maintainers' },
+    },
+    servers: [{ url: '/', description: 'This service' }],
     security: [{ bearer: [] }],
+    tags: Object.entries(TAGS)
+      .filter(([name]) => used.has(name as Tag))
+      .map(([name, description]) => ({ name, description })),
     paths,
     components: {
       schemas: components,

@@ -2,9 +2,26 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import { notFound } from './errors';
 import { settlementOf } from './middleware/settlement';
+import type { Tag } from './tags';
 import { bodyObject, checkQueryString, parseOrThrow } from './validation';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+/** A request body as an integrator would send it, shown in the API reference (a test parses each with the route's schema). */
+export type BodyExample<B = unknown> = Readonly<{ summary: string; value: B }>;
+
+/** A route with a body shows at least one example of it; a route without one has neither. */
+type BodySpec =
+  | Readonly<{
+      body: z.ZodType;
+      examples: readonly [BodyExample, ...BodyExample[]];
+      /**
+       * A cheaper reading of a body `body` surely accepts, giving what its parse would (undefined for
+       * any other body, which `body` then reads, so every refusal stays the schema's own).
+       */
+      acceptedBody?: (body: Record<string, unknown>) => unknown;
+    }>
+  | Readonly<{ body?: undefined; examples?: undefined; acceptedBody?: undefined }>;
 
 /** Everything the router and the OpenAPI document need to know about one endpoint. */
 export type RouteSpec = Readonly<{
@@ -12,14 +29,11 @@ export type RouteSpec = Readonly<{
   /** OpenAPI-style path, e.g. `/v1/customers/{id}`. */
   path: string;
   operationId: string;
+  /** One line: the operation's name in the reference. */
   summary: string;
-  tag: string;
-  body?: z.ZodType;
-  /**
-   * A cheaper reading of a body `body` surely accepts, giving what its parse would (undefined for
-   * any other body, which `body` then reads, so every refusal stays the schema's own).
-   */
-  acceptedBody?: (body: Record<string, unknown>) => unknown;
+  /** What it does and why it refuses (Markdown): what an integrator reads before calling it. */
+  description: string;
+  tag: Tag;
   query?: z.ZodType;
   status: number;
   /** Another success status answered with the same body (e.g. 200 when the object already existed). */
@@ -27,6 +41,8 @@ export type RouteSpec = Readonly<{
   /** What `alsoStatus` means, for the OpenAPI document (default: the object already existed). */
   alsoStatusMeaning?: string;
   response: z.ZodType | null;
+  /** The success body as CSV, answered `text/csv` when the request's Accept prefers that to JSON. */
+  csv?: (body: unknown) => string;
   /** Scope an API key needs; null when any valid key may call it. Absent on admin and public routes. */
   scope?: string | null;
   idempotencyKey?: 'required' | 'optional';
@@ -34,7 +50,13 @@ export type RouteSpec = Readonly<{
   auth: 'api_key' | 'admin' | 'none';
   /** Error codes this endpoint may answer with beyond the common ones. */
   errors?: readonly number[];
-}>;
+}> &
+  BodySpec;
+
+/** The examples of a body typed as what its schema takes, so an example the schema would refuse is a type error. */
+export type TypedExamples<S extends RouteSpec> = S['body'] extends z.ZodType
+  ? Readonly<{ examples: readonly [BodyExample<z.input<S['body']>>, ...BodyExample<z.input<S['body']>>[]] }>
+  : unknown;
 
 export type HandlerInput<B, Q> = Readonly<{
   req: Request;
@@ -51,10 +73,10 @@ export type RouteRegistry = RouteSpec[];
 const expressPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
 
 /** Mounts a handler that sees a validated body and query; registers the spec for the OpenAPI document. */
-export const route = <S extends RouteSpec>(
+export const route = <const S extends RouteSpec>(
   router: Router,
   registry: RouteRegistry,
-  spec: S,
+  spec: S & TypedExamples<S>,
   handler: (input: HandlerInput<Infer<S['body']>, Infer<S['query']>>) => Promise<{ status?: number; body: unknown }>,
   middleware: RequestHandler[] = [],
 ): void => {
@@ -79,7 +101,8 @@ export const route = <S extends RouteSpec>(
     });
     const status = result.status ?? spec.status;
     await settlementOf(res)?.succeed(status, result.body);
-    sendJson(req, res, status, result.body);
+    if (spec.csv && req.accepts(['application/json', 'text/csv']) === 'text/csv') sendText(res, status, 'text/csv; charset=utf-8', spec.csv(result.body));
+    else sendJson(req, res, status, result.body);
   });
 };
 
@@ -94,9 +117,12 @@ const sendJson = (req: Request, res: Response, status: number, body: unknown): v
     res.status(status).json(body);
     return;
   }
-  const text = JSON.stringify(body);
+  sendText(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
+};
+
+const sendText = (res: Response, status: number, contentType: string, text: string): void => {
   res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Type', contentType);
   res.setHeader('Content-Length', String(Buffer.byteLength(text)));
   res.end(text);
 };

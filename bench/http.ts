@@ -1,9 +1,8 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { formatRatio, formatResult, type LoadRequest, type LoadResult, runLoad } from './load';
 import type { RowFigures } from './rounds';
 import type { BenchSeed, Served, WorkDone } from './serve';
+import { startServed } from './served-process';
 
 export type HttpOptions = Readonly<{
   requests: number;
@@ -35,41 +34,17 @@ const formatWork = (work: WorkDone, requests: number): string => {
   return `  per request: ${each(work.commits)} commits (fsyncs) shared by ${each(work.writes)} writes, ${each(work.streamLoads)} stream loads, ${each(work.accountingCalls)} accounting round trips, ${each(work.cpuMs)} ms server CPU${mainThread}; heap after ${work.heapMb} MB`;
 };
 
-/** Starts `bench/serve.ts` in its own process: the load generator never shares the server's event loop. */
+/** Starts `bench/serve.ts` in its own process, and measures a load against it with the work the service counted. */
 const startServer = async (target: 'bare' | 'service', seed: BenchSeed | null, profileDir: string | null) => {
-  const child: ChildProcess = fork(join(__dirname, 'serve.js'), [target], {
-    execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
-    env: { ...process.env, BENCH_SEED: JSON.stringify(seed ?? {}) },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const served = await new Promise<Served>((resolve, reject) => {
-    child.once('message', (message) => resolve((message as { ready: Served }).ready));
-    child.once('exit', (code) => reject(new Error(`the ${target} server exited with ${code} before it was ready`)));
-  });
-  const ask = (message: 'reset' | 'read') =>
-    new Promise<WorkDone | null>((resolve) => {
-      if (message === 'reset') {
-        child.send(message);
-        resolve(null);
-        return;
-      }
-      child.once('message', (answer) => resolve((answer as { work: WorkDone | null }).work));
-      child.send(message);
-    });
+  const served = await startServed<Served>(target, seed, profileDir);
   /** Runs `warmup` (not counted), then `load`, and reads what the service did for `load`. */
   const measure = async (warmup: () => Promise<unknown>, load: () => Promise<LoadResult>): Promise<LoadResult & { work: WorkDone | null }> => {
     await warmup();
-    await ask('reset');
+    await served.ask('reset');
     const result = await load();
-    return { ...result, work: await ask('read') };
+    return { ...result, work: await served.ask<WorkDone>('read') };
   };
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      child.removeAllListeners('exit');
-      child.once('exit', () => resolve());
-      child.send('stop');
-    });
-  return { served, origin: new URL(served.url).origin, measure, stop };
+  return { served: served.ready, origin: new URL(served.ready.url).origin, measure, stop: served.stop };
 };
 
 const creations = (served: Served, runLabel: string) => (i: number) => ({

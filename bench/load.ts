@@ -10,7 +10,7 @@ export type LoadResult = Readonly<{
   p99Ms: number;
 }>;
 
-export type LoadRequest = Readonly<{ path: string; headers: Record<string, string>; body: string }>;
+export type LoadRequest = Readonly<{ method?: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string }>;
 
 /**
  * Sends `total` requests over `connections` keep-alive connections with autocannon, from this
@@ -37,10 +37,9 @@ export const runLoad = async (
         timeout: 30,
         requests: [
           {
-            method: 'POST',
             setupRequest: (request) => {
-              const { path, headers, body } = makeRequest(next++);
-              return { ...request, method: 'POST', path, headers: { 'content-type': 'application/json', ...headers }, body };
+              const { method = 'POST', path, headers, body } = makeRequest(next++);
+              return { ...request, method, path, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, ...(body === undefined ? {} : { body }) };
             },
           },
         ],

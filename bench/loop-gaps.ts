@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
  * `monitorEventLoopDelay` misses a stall that lasts until it is disabled: its first sample is taken
  * after it).
  */
-export const loopGaps = (): Readonly<{ stop: () => number }> => {
+export const loopGaps = (): Readonly<{ longest: () => number; stop: () => number }> => {
   let last = performance.now();
   let longest = 0;
   let timer: NodeJS.Timeout;
@@ -17,6 +17,7 @@ export const loopGaps = (): Readonly<{ stop: () => number }> => {
   };
   timer = setTimeout(tick, 1);
   return {
+    longest: () => longest,
     stop: (): number => {
       clearTimeout(timer);
       return Math.max(longest, performance.now() - last);

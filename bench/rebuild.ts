@@ -1,18 +1,19 @@
 import { rmSync } from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { loadState } from '../commands/handle';
-import { invoiceCommand } from '../commands/invoice/invoice-command';
+import { loadState } from '../commands/plumbing/handle';
+import { invoiceCommand } from '../commands/plumbing/invoice-command';
 import { invoiceDecider } from '../domain/invoice/decider';
 import { SqliteEventStore } from '../infra/event-store/sqlite';
 import { silentLogger } from '../infra/logger';
 import { SqliteReadStore } from '../infra/read-store/sqlite';
 import { openDatabase } from '../infra/sqlite/open-database';
-import { allProjections } from '../projections/all';
-import { ProjectionRunner } from '../projections/runner';
+import { allProjections } from '../projections/read-models/all';
+import { ProjectionRunner } from '../projections/engine/runner';
 import { sqliteRebuildPartitions } from '../service/rebuild-partitions';
 import { databaseFile } from '../service/services';
 import { loopGaps } from './loop-gaps';
 import { recordTemplate } from './template-log';
+import { type Timing, timed } from './timed';
 
 export type RebuildFigures = Readonly<{
   events: number;
@@ -28,7 +29,6 @@ export type RebuildFigures = Readonly<{
   keptMs: Timing;
   shortMs: Timing;
 }>;
-type Timing = Readonly<{ p50: number; p99: number }>;
 
 const BATCH = 500;
 
@@ -53,8 +53,6 @@ export const buildLog = async (target: number): Promise<string> => {
   db.close();
   return template.dataDir;
 };
-
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /**
  * The rebuild rate of every read model over a log of `target` events, beside its baseline: a raw
@@ -102,16 +100,6 @@ export const rebuildBench = async (target: number): Promise<RebuildFigures> => {
   await runner.stop();
   const scanPerSecond = { before: scanBefore, after: await scan() };
 
-  const timed = async (runs: number, load: () => Promise<unknown>): Promise<Timing> => {
-    const times: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const t0 = performance.now();
-      await load();
-      times.push(performance.now() - t0);
-    }
-    times.sort((a, b) => a - b);
-    return { p50: percentile(times, 50), p99: percentile(times, 99) };
-  };
   // Whole: every event read, upcast and evolved, as a process that has not folded the stream yet does.
   const foldMs = await timed(100, async () => {
     const { state } = await loadState(store, 'invoice-inv_long', invoiceDecider);

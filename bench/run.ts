@@ -3,14 +3,18 @@ import { join, resolve } from 'node:path';
 import { HTTP_ROWS, httpBench, USAGE_IDS, type UsageIds } from './http';
 import { formatRounds, type RowFigures } from './rounds';
 import { useRunDir } from './run-dir';
+import { billingDay, type BillingDayFigures, formatBillingDay, READS_PER_SECOND } from './billing-day';
+import { filteredLists, formatLists } from './filtered-lists';
 import { scaleRows } from './scale';
 
 /**
  * `npm run bench [-- --profile]`: every row beside its baseline measured in the same run. Sections
  * (`BENCH_SECTIONS`, default all, comma-separated): `http` (autocannon against the service in its
  * own process; `BENCH_ROWS` picks its rows, default `creations,usage,seeded`, the baseline always
- * runs; `BENCH_ROUNDS` repeats them, then prints each row's median and spread) and `scale` (memory
- * after many events, rebuild beside a raw scan, folds). Data sizes and
+ * runs; `BENCH_ROUNDS` repeats them, then prints each row's median and spread), `scale` (memory
+ * after many events, rebuild beside a raw scan, folds) and `billing-day` (a billing day of
+ * `BENCH_BILLING_DAY_SUBSCRIPTIONS`, default 5,000, beside one of a tenth as many, each followed by
+ * its sandbox's reset; the filtered lists at `BENCH_LIST_OBJECTS`, default 100,000). Data sizes and
  * load from the environment; `--profile` has every server process write a CPU profile into `bench-profiles/`.
  */
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -50,6 +54,23 @@ const sections: Record<string, () => Promise<boolean>> = {
   scale: async () => {
     await scaleRows((text) => process.stdout.write(text));
     return true;
+  },
+  'billing-day': async () => {
+    const subscriptions = env('BENCH_BILLING_DAY_SUBSCRIPTIONS', 5000);
+    const sizes = [Math.max(1, Math.round(subscriptions / 10)), subscriptions];
+    print(`billing day: N subscriptions renewing on one date, the sandbox's clock advanced past it, ${READS_PER_SECOND} reads/s of GET /v1/subscriptions/{id} meanwhile; then its reset`);
+    const days = [];
+    for (const size of sizes) {
+      const day = await billingDay(size, profileDir);
+      formatBillingDay(day).forEach(print);
+      days.push(day);
+    }
+    const [small, large] = days as [BillingDayFigures, BillingDayFigures];
+    print(`  N = ${large.subscriptions} against N/10: ${(large.perSecond / small.perSecond).toFixed(2)} × the rate, ${(large.cpuMsPerRenewal / small.cpuMsPerRenewal).toFixed(2)} × the CPU per renewal (targets: ≥ 1,000 renewals/s, and 50,000's rate ≥ 0.8 × 5,000's; read p99 < 100 ms, longest gap < 200 ms)`);
+    const objects = env('BENCH_LIST_OBJECTS', 100_000);
+    print(`filtered lists: ${objects} invoices and ${objects} subscriptions in one organisation (target: p99 < 20 ms)`);
+    formatLists(await filteredLists(objects, profileDir)).forEach(print);
+    return days.every((day) => day.reads.failures + day.reset.reads.failures === 0);
   },
 };
 

@@ -1,5 +1,6 @@
 import { formatMemory, memoryBench } from './memory';
 import { formatRebuild, rebuildBench } from './rebuild';
+import { formatReports, reportsBench } from './revenue-reports';
 import { useRunDir } from './run-dir';
 import { formatUsageFold, usageFoldBench } from './usage-fold';
 import { formatUsageIdIndex, usageIdIndexBench } from './usage-id-index';
@@ -8,14 +9,16 @@ export const REBUILD_EVENTS = Number(process.env.BENCH_REBUILD_EVENTS ?? 200_000
 export const MEMORY_EVENTS = Number(process.env.BENCH_MEMORY_EVENTS ?? 1_000_000);
 export const USAGE_IDS = Number(process.env.BENCH_USAGE_INDEX_IDS ?? 1_000_000);
 export const USAGE_FOLD_BATCHES = Number(process.env.BENCH_USAGE_FOLD_BATCHES ?? 10_000);
+export const REPORT_SUBSCRIPTIONS = Number(process.env.BENCH_REPORT_SUBSCRIPTIONS ?? 100_000);
 
-const ROWS = ['memory', 'rebuild', 'usage-ids', 'usage-fold'] as const;
+const ROWS = ['memory', 'rebuild', 'usage-ids', 'usage-fold', 'reports'] as const;
 type Row = (typeof ROWS)[number];
 
 /**
  * `BENCH_SCALE_ROWS` (comma-separated, default every row): `memory` (slow: a 1M-event log), `rebuild`
- * (rebuild, scan and folds), `usage-ids` (the usage event id index read from a log of 1M ids) and
- * `usage-fold` (a subscription's usage stream of 1M ids folded cold).
+ * (rebuild, scan and folds), `usage-ids` (the usage event id index read from a log of 1M ids),
+ * `usage-fold` (a subscription's usage stream of 1M ids folded cold) and `reports` (the revenue
+ * reports over `BENCH_REPORT_SUBSCRIPTIONS` subscriptions, default 100,000).
  */
 const chosenRows = (): Set<Row> => {
   const names = (process.env.BENCH_SCALE_ROWS ?? ROWS.join(',')).split(',').map((name) => name.trim());
@@ -23,7 +26,7 @@ const chosenRows = (): Set<Row> => {
   return new Set(names as Row[]);
 };
 
-/** The rows about data size: memory after many events, rebuild beside a raw scan, folding a long stream, the usage id index, a cold usage fold. */
+/** The rows about data size: memory after many events, rebuild beside a raw scan, folding a long stream, the usage id index, a cold usage fold, the revenue reports. */
 export const scaleRows = async (write: (text: string) => void): Promise<void> => {
   const rows = chosenRows();
   // Memory first: its baseline is then a process that has not yet held a rebuild's log.
@@ -42,6 +45,10 @@ export const scaleRows = async (write: (text: string) => void): Promise<void> =>
   if (rows.has('usage-fold')) {
     write(`\nusage fold: a subscription's usage stream of ${USAGE_FOLD_BATCHES} batches of 100 ids, folded as a restarted process does at its first batch\n`);
     write(`${formatUsageFold(await usageFoldBench(USAGE_FOLD_BATCHES))}\n`);
+  }
+  if (rows.has('reports')) {
+    write(`\nrevenue reports: a 120-month MRR and revenue report read from their read model, and an MRR report as of an instant\n`);
+    write(`${formatReports(await reportsBench(REPORT_SUBSCRIPTIONS))}\n`);
   }
 };
 

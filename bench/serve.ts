@@ -15,13 +15,16 @@ import { enableGroupCommit } from '../infra/sqlite/group-commit';
 import { appendedEvent } from './appended-event';
 import { heapMbAfterCollection } from './held-memory';
 import { startBareExpress } from './bare-express';
+import { type BillingDaySeed, serveBillingDay } from './billing-day-seed';
+import { type ListSeed, serveLists } from './list-seed';
 
 /**
  * The process under test, apart from the load generator's: `node dist/bench/serve.js bare|service`
  * starts the baseline or the service (embedded profile, demonstration accounting system on a
  * thread of its own), seeds the data sizes it is told (`BenchSeed` in the environment as JSON), sends
  * the parent what the load needs over IPC, and stops on the parent's 'stop' message (a CPU profile,
- * when started with `--cpu-prof`, is written then).
+ * when started with `--cpu-prof`, is written then). `billing-day` and `lists` serve the billing-day
+ * section's rows instead (`bench/billing-day-seed.ts`, `bench/list-seed.ts`).
  */
 export type BenchSeed = Readonly<{
   /** Idempotency records stored before the load, unexpired, under other keys. */
@@ -170,20 +173,44 @@ const serveService = async (seed: BenchSeed) => {
   return { served: { url: service.url, keys, metered }, stop, counter: countWork(service.services) };
 };
 
+/** What a target answers over IPC: `read` (the work counted since `reset`) or `counts` (the billing day's events so far). */
+const served = async (target: string | undefined) => {
+  if (target === 'bare') {
+    const bare = await startBareExpress();
+    return { ready: { url: `${bare.url}/echo`, keys: {}, metered: [] }, stop: bare.close, answer: () => null };
+  }
+  const seed: unknown = JSON.parse(process.env.BENCH_SEED ?? '{}');
+  if (target === 'lists') {
+    const lists = await serveLists(seed as ListSeed);
+    return { ready: lists.served, stop: lists.stop, answer: () => null };
+  }
+  if (target === 'billing-day') {
+    const day = await serveBillingDay(seed as BillingDaySeed);
+    return { ready: day.served, stop: day.stop, answer: (message: string) => (message === 'counts' ? day.counts() : null) };
+  }
+  const service = await serveService(seed as BenchSeed);
+  return {
+    ready: service.served,
+    stop: service.stop,
+    answer: (message: string) => {
+      if (message === 'reset') service.counter.reset();
+      return message === 'read' ? service.counter.read() : null;
+    },
+  };
+};
+
 const main = async (): Promise<void> => {
-  const target = process.argv[2];
-  const running =
-    target === 'bare'
-      ? await startBareExpress().then((bare) => ({ served: { url: `${bare.url}/echo`, keys: {}, metered: [] }, stop: bare.close, counter: null }))
-      : await serveService(JSON.parse(process.env.BENCH_SEED ?? '{}') as BenchSeed);
+  const running = await served(process.argv[2]);
   process.on('message', (message) => {
-    if (message === 'reset') running.counter?.reset();
-    if (message === 'read') process.send!({ work: running.counter?.read() ?? null });
     if (message === 'stop') void running.stop().finally(() => process.exit(0));
+    else {
+      const answer = running.answer(String(message));
+      if (message !== 'reset') process.send!({ answer });
+    }
   });
   // The bench died (interrupted, or its output closed): no server left running on its own.
   process.on('disconnect', () => process.exit(0));
-  process.send!({ ready: running.served });
+  process.send!({ ready: running.ready });
 };
 
 main().catch((error: unknown) => {

@@ -7,7 +7,7 @@ import { usageStream } from '../domain/usage/events';
 import { SqliteEventStore } from '../infra/event-store/sqlite';
 import { silentLogger } from '../infra/logger';
 import { openDatabase } from '../infra/sqlite/open-database';
-import { UsageEventIdIndex } from '../projections/usage-event-ids';
+import { UsageEventIdIndex } from '../projections/usage-ids/usage-event-ids';
 import { heldBytes } from './held-memory';
 import { usageBatchAppended } from './usage-batch';
 

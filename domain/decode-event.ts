@@ -1,4 +1,4 @@
-import { eventCatalogue } from './event-catalogue';
+import { type CatalogueEvent, eventCatalogue } from './event-catalogue';
 import { type EventDefinition, schemaFingerprint, upcast } from './shared/event-definition';
 
 /** What decoding needs of a stored event; the log's own record type satisfies it. */
@@ -10,15 +10,18 @@ const definitionOf = (type: string, position?: bigint): EventDefinition => {
   return definition;
 };
 
+/** A recorded event decoded: one of the catalogue's, its data typed by its type, the rest of the record as it was. */
+export type DecodedEvent<E extends RecordedEvent> = Omit<E, 'type' | 'data'> & CatalogueEvent;
+
 /**
- * A recorded event with its data upcast to the current version and checked against its schema.
- * Data appended checked against the schema this code has (`encodeEvent`'s fingerprint in its
- * metadata) is taken as stored: checking it again would change nothing.
+ * A recorded event with its data upcast to the current version and checked against its schema
+ * (which is what makes its data its type's). Data appended checked against the schema this code has
+ * (`encodeEvent`'s fingerprint in its metadata) is taken as stored: checking it again would change nothing.
  */
-export const decodeEvent = <E extends RecordedEvent>(event: E): E => {
+export const decodeEvent = <E extends RecordedEvent>(event: E): DecodedEvent<E> => {
   const definition = definitionOf(event.type, event.position);
   const checked = event.version === definition.version && event.metadata?.dataSchema === schemaFingerprint(definition);
-  return { ...event, version: definition.version, data: checked ? event.data : upcast(definition, event.version, event.data) };
+  return { ...event, version: definition.version, data: checked ? event.data : upcast(definition, event.version, event.data) } as DecodedEvent<E>;
 };
 
 /**

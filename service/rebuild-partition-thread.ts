@@ -3,10 +3,10 @@ import { SqliteEventStore } from '../infra/event-store/sqlite';
 import { portGenerationWriter } from '../infra/read-store/sqlite-generation-writer';
 import { SqliteReadStore } from '../infra/read-store/sqlite';
 import { openDatabase } from '../infra/sqlite/open-database';
-import { allProjections } from '../projections/all';
-import { indexedFields } from '../projections/apply-batch';
-import { generationReplay } from '../projections/generation-replay';
-import { GenerationView } from '../projections/generations';
+import { allProjections } from '../projections/read-models/all';
+import { indexedFields } from '../projections/engine/apply-batch';
+import { generationReplay } from '../projections/engine/generation-replay';
+import { GenerationView } from '../projections/engine/generations';
 import type { PartitionData, PartitionMessage } from './rebuild-partition-messages';
 
 /**

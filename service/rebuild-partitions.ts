@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { SqliteEventStore } from '../infra/event-store/sqlite';
 import { compiledScript } from '../infra/threads/compiled-script';
-import type { PartitionProgress, RebuildPartitions } from '../projections/rebuild-partitions';
+import type { PartitionProgress, RebuildPartitions } from '../projections/engine/rebuild-partitions';
 import type { PartitionData, PartitionMessage } from './rebuild-partition-messages';
 
 /** Events sampled to weigh the read models: a thousand row lookups, a few milliseconds. */

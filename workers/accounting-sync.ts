@@ -1,6 +1,6 @@
-import { pushCreditNote } from '../commands/credit-note/push-credit-note';
-import { organisationCommand } from '../commands/organisation/organisation-command';
-import { pushInvoice } from '../commands/invoice/push-invoice';
+import { pushCreditNote } from '../commands/accounting/push-credit-note';
+import { organisationCommand } from '../commands/plumbing/organisation-command';
+import { pushInvoice } from '../commands/accounting/push-invoice';
 import type { CreditNoteEvent } from '../domain/credit-note/events';
 import { decodeEvent } from '../domain/decode-event';
 import type { InvoiceEvent } from '../domain/invoice/events';

@@ -1,11 +1,13 @@
-import { awaitSync } from '../commands/await-sync';
-import type { Caller } from '../commands/metadata';
-import { loadOpenOrganisation } from '../commands/organisation/load-open-organisation';
-import { organisationCommand } from '../commands/organisation/organisation-command';
+import { awaitSync } from '../commands/accounting/await-sync';
+import type { Caller } from '../commands/plumbing/metadata';
+import { loadOpenOrganisation } from '../commands/plumbing/load-open-organisation';
+import { organisationCommand } from '../commands/plumbing/organisation-command';
 import type { OpenOrganisation } from '../domain/organisation/state';
 import { advanceRunning, decideClockAdvance } from '../domain/organisation/time';
-import { compareDates, dateIn, startOfDate } from '../domain/pricing/calendar';
-import { ORGANISATIONS, type OrganisationDoc } from '../projections/organisations';
+import { Heap } from 'heap-js';
+import { dateIn, daysBetween, FIRST_DATE, startOfDate } from '../domain/pricing/calendar';
+import { loopTurns } from '../infra/loop-turns';
+import { ORGANISATIONS, type OrganisationDoc } from '../projections/read-models/organisations';
 import type { WorkerDeps } from './deps';
 import { periodicPass } from './periodic-pass';
 import { type DueWork, STEP_SOURCES, type StepSource } from './scheduled-steps';
@@ -16,49 +18,100 @@ export type SchedulerStatus = Readonly<{ interval_seconds: number; last_run_at: 
 
 const SCHEDULER: Caller = { actor: { type: 'scheduler' }, requestId: null };
 
-const earliest = (a: DueWork, b: DueWork): number => compareDates(a.date, b.date) || a.order - b.order || (a.subject < b.subject ? -1 : 1);
+/** Steps run at once (each of its own subject, all due on one date): their appends share a group commit, and a batch holds the loop a few milliseconds. */
+export const STEP_BATCH = 32;
+
+/** A piece of due work in the queue, its date read once as a day number. */
+type Queued = Readonly<{ work: DueWork; day: number }>;
+
+const earliest = (a: Queued, b: Queued): number =>
+  a.day - b.day || a.work.order - b.work.order || (a.work.subject < b.work.subject ? -1 : a.work.subject > b.work.subject ? 1 : 0);
 
 /** What a run of due work did: the steps that recorded something, and the invoices they raised. */
 export type DueWorkRun = Readonly<{ steps: number; invoiceIds: readonly string[] }>;
 
+export type DueWorkOptions = Readonly<{
+  sources?: readonly StepSource[];
+  /** Before the steps due on a date (a test clock advance moves the clock there). */
+  onDate?: (date: string) => void;
+  batchSize?: number;
+}>;
+
 /**
- * Runs an organisation's due work up to `until` (a date), in order of due date: after each step only
- * its subject is asked again, so a subscription left behind by downtime catches up step by step
- * (renewal invoice, roll-over, next renewal invoice…). `beforeStep` lets a test clock advance move the
- * clock to each step's date first. A step that decides nothing is not asked again in this run.
+ * Runs an organisation's due work up to `until` (a date), in order of due date, from a priority
+ * queue holding each subject's next piece of work: a step's outcome says what its subject has due
+ * next, so a subscription left behind by downtime catches up step by step (renewal invoice,
+ * roll-over, next renewal invoice…), and a step costs the same however many subjects the queue
+ * holds. Steps due on one date run in batches of different subjects, each batch followed by the
+ * read models; the queue is filled a page of subjects at a time, the loop turning between. A step
+ * that decides nothing is not run again in this run. A step that fails fails the run, once the
+ * rest of its batch is done.
  */
-export const runDueWork = async (
-  deps: WorkerDeps,
-  org: OpenOrganisation,
-  until: string,
-  options: Readonly<{ sources?: readonly StepSource[]; beforeStep?: (work: DueWork) => void }> = {},
-): Promise<DueWorkRun> => {
-  const sources = options.sources ?? STEP_SOURCES;
-  const pending = new Map<string, DueWork[]>();
-  const key = (source: StepSource, subject: string) => `${source.name}:${subject}`;
-  const refresh = async (source: StepSource, subject: string, skip: ReadonlySet<string>) => {
-    const work = (await source.dueWork(deps, org, subject, until)).filter((w) => !skip.has(`${w.kind}@${w.date}`));
-    pending.set(key(source, subject), work.map((w) => Object.assign(w, { source })));
-  };
-  for (const source of sources) {
-    for (const subject of await source.subjects(deps, org, until)) await refresh(source, subject, new Set());
-  }
+export const runDueWork = async (deps: WorkerDeps, org: OpenOrganisation, until: string, options: DueWorkOptions = {}): Promise<DueWorkRun> => {
+  const queue = new Heap<Queued>(earliest);
+  /** Per subject, the steps (`kind@date`) that decided nothing in this run. */
   const skipped = new Map<string, Set<string>>();
+  const isSkipped = (work: DueWork) => skipped.get(work.subject)?.has(`${work.kind}@${work.date}`) ?? false;
+  /** Each subject's earliest piece of work, among those not skipped. */
+  const enqueue = (work: readonly DueWork[]) => {
+    const first = new Map<string, Queued>();
+    for (const piece of work) {
+      if (isSkipped(piece)) continue;
+      const candidate = { work: piece, day: daysBetween(FIRST_DATE, piece.date) };
+      const known = first.get(piece.subject);
+      if (!known || earliest(candidate, known) < 0) first.set(piece.subject, candidate);
+    }
+    for (const item of first.values()) queue.push(item);
+  };
+  const turns = loopTurns();
+  for (const source of options.sources ?? STEP_SOURCES) {
+    for await (const page of source.dueWork(deps, org, until)) {
+      enqueue(page);
+      await turns.pause();
+    }
+  }
+  const batchSize = options.batchSize ?? STEP_BATCH;
+  /** The next steps due on the earliest date, at most one per subject (a subject's next waits for its outcome). */
+  const takeBatch = (): DueWork[] => {
+    const first = queue.pop()!;
+    const batch = [first.work];
+    const subjects = new Set([first.work.subject]);
+    const aside: Queued[] = [];
+    for (let next = queue.peek(); next && next.day === first.day && batch.length < batchSize; next = queue.peek()) {
+      queue.pop();
+      if (subjects.has(next.work.subject)) aside.push(next);
+      else {
+        batch.push(next.work);
+        subjects.add(next.work.subject);
+      }
+    }
+    for (const item of aside) queue.push(item);
+    return batch;
+  };
   let steps = 0;
   const invoiceIds: string[] = [];
-  for (;;) {
-    const next = [...pending.values()].flat().sort(earliest)[0] as (DueWork & { source: StepSource }) | undefined;
-    if (!next) return { steps, invoiceIds };
-    options.beforeStep?.(next);
-    const done = await next.run(SCHEDULER);
-    invoiceIds.push(...done.invoiceIds);
-    const subjectKey = key(next.source, next.subject);
-    const skip = skipped.get(subjectKey) ?? new Set<string>();
-    if (done.recorded) steps++;
-    else skip.add(`${next.kind}@${next.date}`);
-    skipped.set(subjectKey, skip);
-    await refresh(next.source, next.subject, skip);
+  while (queue.length > 0) {
+    const batch = takeBatch();
+    options.onDate?.(batch[0]!.date);
+    const outcomes = await Promise.allSettled(batch.map((work) => work.run(SCHEDULER)));
+    let position = 0n;
+    outcomes.forEach((outcome, i) => {
+      if (outcome.status === 'rejected') return;
+      const done = outcome.value;
+      const work = batch[i]!;
+      invoiceIds.push(...done.invoiceIds);
+      if (done.recorded) steps++;
+      else skipped.set(work.subject, (skipped.get(work.subject) ?? new Set()).add(`${work.kind}@${work.date}`));
+      if (done.position > position) position = done.position;
+      enqueue(done.next);
+    });
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason instanceof Error ? failed.reason : new Error(String(failed.reason));
+    // The read models take in the batch before the next one: they lag the steps by a batch at most.
+    if (position > 0n) await deps.waitForProjections(position);
+    await turns.pause();
   }
+  return { steps, invoiceIds };
 };
 
 /** Sets a sandbox's test clock where its organisation's events leave it (real time when they never set it). */
@@ -106,7 +159,7 @@ export const testClockAdvancer = (deps: WorkerDeps, options: TestClockOptions) =
         if (instant > clock.now().toISOString()) deps.clocks.setTestClock(organisationId, new Date(instant));
       };
       deps.clocks.setTestClock(organisationId, new Date(from));
-      const run = await runDueWork(deps, org, date, { sources: options.sources, beforeStep: (work) => setTo(startOfDate(work.date, org.settings.timezone)) });
+      const run = await runDueWork(deps, org, date, { sources: options.sources, onDate: (due) => setTo(startOfDate(due, org.settings.timezone)) });
       const recorded = await organisationCommand(deps, organisationId, { type: 'AdvanceTestClock', now: from, date }, caller, { id: organisationId, livemode: false });
       deps.clocks.setTestClock(organisationId, new Date(frozen));
       deps.logger.info({ organisationId, from, to: frozen, steps: run.steps }, 'test clock advanced');

@@ -1,10 +1,11 @@
-import { invoiceCommand } from '../commands/invoice/invoice-command';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { invoiceCommand } from '../commands/plumbing/invoice-command';
 import { DomainError } from '../domain/shared/domain-error';
-import { creditNoteCommand } from '../commands/credit-note/credit-note-command';
+import { creditNoteCommand } from '../commands/plumbing/credit-note-command';
 import type { AccountingCreditNote, AccountingInvoice } from '../infra/accounting/port';
-import { CREDIT_NOTES, type CreditNoteDoc } from '../projections/credit-notes';
-import { INVOICES, type InvoiceDoc } from '../projections/invoices';
-import { ORGANISATIONS, type OrganisationDoc } from '../projections/organisations';
+import { CREDIT_NOTES, type CreditNoteDoc } from '../projections/read-models/credit-notes';
+import { INVOICES, type InvoiceDoc } from '../projections/read-models/invoices';
+import { ORGANISATIONS, type OrganisationDoc } from '../projections/read-models/organisations';
 import type { WorkerDeps } from './deps';
 import { periodicPass } from './periodic-pass';
 
@@ -22,6 +23,8 @@ export type PollerStatus = Readonly<{
 /** Sightings are asked for from a little before the latest change seen, so a change stamped in the same instant is not missed. */
 const OVERLAP_MS = 1_000;
 const cursorName = (tenantId: string) => `poller:${tenantId}`;
+/** Sightings looked up and recorded at once. */
+const OBSERVED_AT_ONCE = 100;
 
 /**
  * The status poller: every interval it asks each connected organisation's accounting system for
@@ -74,7 +77,7 @@ export const statusPoller = (deps: WorkerDeps, options: StatusPollerOptions) => 
     }
   };
 
-  /** Our ids of the documents the accounting system names, by its ids. */
+  /** Our ids of the documents the accounting system names, by its ids (an index of the read model, `accounting.…_id`). */
   const oursByAccountingId = async <D extends { id: string }>(
     collection: string,
     field: string,
@@ -82,7 +85,6 @@ export const statusPoller = (deps: WorkerDeps, options: StatusPollerOptions) => 
     organisationId: string,
     accountingIds: string[],
   ): Promise<Map<string | null, string>> => {
-    if (accountingIds.length === 0) return new Map();
     const docs = await deps.readStore.findAll<D>(collection, [
       { field: '_organisation', eq: organisationId },
       { field, in: accountingIds },
@@ -90,22 +92,41 @@ export const statusPoller = (deps: WorkerDeps, options: StatusPollerOptions) => 
     return new Map(docs.map((doc) => [accountingIdOf(doc), doc.id]));
   };
 
+  /**
+   * Records the sightings a chunk at a time: its documents looked up at once, its commands run
+   * together (their appends share a commit), the loop turning between chunks, so thousands of
+   * changes (a billing day's invoices) never hold the loop for long.
+   */
+  const observeAll = async <Seen extends { id: string }>(
+    changed: readonly Seen[],
+    lookUp: (accountingIds: string[]) => Promise<Map<string | null, string>>,
+    record: (seen: Seen, ourId: string) => Promise<void>,
+  ) => {
+    for (let from = 0; from < changed.length; from += OBSERVED_AT_ONCE) {
+      const chunk = changed.slice(from, from + OBSERVED_AT_ONCE);
+      const ours = await lookUp(chunk.map((seen) => seen.id));
+      await Promise.all(chunk.flatMap((seen) => (ours.has(seen.id) ? [record(seen, ours.get(seen.id)!)] : [])));
+      await nextTurn();
+    }
+  };
+
   const pollTenant = async (organisation: OrganisationDoc, tenantId: string) => {
     const cursor = await deps.readStore.checkpoint(cursorName(tenantId));
     const since = new Date(Math.max(0, Number(cursor) - OVERLAP_MS)).toISOString();
     const changed = await deps.accounting.tenant(tenantId).listUpdatedSince(since);
     if (changed.invoices.length + changed.creditNotes.length === 0) return;
-    const invoices = await oursByAccountingId<InvoiceDoc>(INVOICES, 'accounting.invoice_id', (doc) => doc.accounting.invoice_id, organisation.id, changed.invoices.map((invoice) => invoice.id));
-    for (const seen of changed.invoices) {
-      const invoiceId = invoices.get(seen.id);
-      if (invoiceId) await observe(organisation, seen, invoiceId);
-    }
-    const creditNotes = await oursByAccountingId<CreditNoteDoc>(CREDIT_NOTES, 'accounting.credit_note_id', (doc) => doc.accounting.credit_note_id, organisation.id, changed.creditNotes.map((note) => note.id));
-    for (const seen of changed.creditNotes) {
-      const creditNoteId = creditNotes.get(seen.id);
-      if (creditNoteId) await observeCreditNote(organisation, seen, creditNoteId);
-    }
-    const latest = Math.max(...[...changed.invoices, ...changed.creditNotes].map((document) => Date.parse(document.updatedAt)));
+    await observeAll(
+      changed.invoices,
+      (ids) => oursByAccountingId<InvoiceDoc>(INVOICES, 'accounting.invoice_id', (doc) => doc.accounting.invoice_id, organisation.id, ids),
+      (seen, invoiceId) => observe(organisation, seen, invoiceId),
+    );
+    await observeAll(
+      changed.creditNotes,
+      (ids) => oursByAccountingId<CreditNoteDoc>(CREDIT_NOTES, 'accounting.credit_note_id', (doc) => doc.accounting.credit_note_id, organisation.id, ids),
+      (seen, creditNoteId) => observeCreditNote(organisation, seen, creditNoteId),
+    );
+    let latest = 0;
+    for (const document of [...changed.invoices, ...changed.creditNotes]) latest = Math.max(latest, Date.parse(document.updatedAt));
     if (BigInt(latest) > cursor) await deps.readStore.commit([], [{ name: cursorName(tenantId), position: BigInt(latest) }]);
   };
 

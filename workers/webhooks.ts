@@ -8,11 +8,13 @@ import type { WebhookEndpointEvent } from '../domain/webhook/events';
 import type { StoredEvent } from '../infra/event-store/port';
 import { derivedId } from '../infra/ids';
 import type { Job, JobQueue } from '../infra/jobs/port';
+import { loopTurns } from '../infra/loop-turns';
+import { deleteInSteps } from '../infra/read-store/delete-in-steps';
 import type { Resolver } from '../infra/webhooks/resolver';
 import { DeliveryFailed, webhookSender } from '../infra/webhooks/sender';
 import { signatureHeader } from '../infra/webhooks/signature';
-import { WEBHOOK_DELIVERIES, type WebhookDeliveryDoc } from '../projections/webhook-deliveries';
-import { WEBHOOK_ENDPOINTS, type WebhookEndpointDoc } from '../projections/webhook-endpoints';
+import { WEBHOOK_DELIVERIES, type WebhookDeliveryDoc } from '../infra/webhooks/deliveries';
+import { WEBHOOK_ENDPOINTS, type WebhookEndpointDoc } from '../projections/read-models/webhook-endpoints';
 import type { WorkerDeps } from './deps';
 import { LogFollower } from './log-follower';
 import { trackedObjects } from './tracked-objects';
@@ -21,6 +23,8 @@ import { trackedObjects } from './tracked-objects';
 export const DEFAULT_RETRY_SCHEDULE_SECONDS = [30, 120, 600, 1800, 3600, 7200, 14400, 21600, 21600];
 const TIMEOUT_MS = 10_000;
 const JITTER = 0.1;
+/** Deliveries written in one commit (and their jobs in the next): a few milliseconds of the loop. */
+const WRITTEN_AT_ONCE = 100;
 
 export type WebhookOptions = Readonly<{ retryScheduleSeconds?: readonly number[]; allowLoopback?: boolean; resolver: Resolver }>;
 
@@ -54,13 +58,10 @@ export const webhooks = (deps: WorkerDeps, options: WebhookOptions) => {
     delayMs: (failed) => Math.round((schedule[failed - 1] ?? schedule[schedule.length - 1] ?? 0) * 1000 * (1 - JITTER + 2 * JITTER * Math.random())),
   });
 
-  /** The endpoints read model must include the event's position, so an endpoint created just before it is seen. */
-  const endpointsAt = async (organisationId: string, position: bigint): Promise<WebhookEndpointDoc[]> => {
-    await deps.waitForProjections(position);
-    return deps.readStore.findAll<WebhookEndpointDoc>(WEBHOOK_ENDPOINTS, [{ field: '_organisation', eq: organisationId }]);
-  };
+  /** A delivery the fan-out has decided on: its document (written unless there already) and its job. */
+  type Planned = Readonly<{ doc: WebhookDeliveryDoc; job: DeliveryJob }>;
 
-  const enqueue = async (event: StoredEvent, draft: WebhookEventDraft, endpoints: readonly WebhookEndpointDoc[]) => {
+  const planned = (event: StoredEvent, draft: WebhookEventDraft, endpoints: readonly WebhookEndpointDoc[]): Planned[] => {
     const eventId = derivedId('event', event.id, draft.type);
     const body = JSON.stringify({
       id: eventId,
@@ -70,47 +71,76 @@ export const webhooks = (deps: WorkerDeps, options: WebhookOptions) => {
       livemode: event.metadata.livemode,
       data: { object: draft.object, ...(draft.previousAttributes ? { previous_attributes: draft.previousAttributes } : {}) },
     });
-    for (const endpoint of endpoints) {
+    const now = deps.clocks.wall.now().toISOString();
+    return endpoints.map((endpoint) => {
       const deliveryId = derivedId('delivery', eventId, endpoint.id);
-      if (!(await deps.readStore.get(WEBHOOK_DELIVERIES, deliveryId))) {
-        const doc: WebhookDeliveryDoc = {
-          id: deliveryId,
-          object: 'webhook_delivery',
-          endpoint: endpoint.id,
-          event: eventId,
-          event_type: draft.type,
-          status: 'pending',
-          attempts: [],
-          next_attempt_at: deps.clocks.wall.now().toISOString(),
-          created: deps.clocks.wall.now().toISOString(),
-          _organisation: endpoint._organisation,
-        };
-        await deps.readStore.commit([{ op: 'put', collection: WEBHOOK_DELIVERIES, doc }]);
-      }
-      await queue.add(deliveryId, { deliveryId, endpointId: endpoint.id, organisationId: endpoint._organisation, eventId, eventType: draft.type, body });
-    }
+      return {
+        doc: { id: deliveryId, object: 'webhook_delivery', endpoint: endpoint.id, event: eventId, event_type: draft.type, status: 'pending', attempts: [], next_attempt_at: now, created: now, _organisation: endpoint._organisation },
+        job: { deliveryId, endpointId: endpoint.id, organisationId: endpoint._organisation, eventId, eventType: draft.type, body },
+      };
+    });
   };
 
+  /**
+   * The deliveries planned so far, written a hundred at a time: the documents not already there (a
+   * replay keeps those it finds, attempts and all) in one commit, then the jobs, added in one loop
+   * turn so they share its commit (after the documents: a job that finds no document is not attempted).
+   */
+  const write = async (all: readonly Planned[]): Promise<void> => {
+    for (let from = 0; from < all.length; from += WRITTEN_AT_ONCE) await writeSome(all.slice(from, from + WRITTEN_AT_ONCE));
+  };
+  const writeSome = async (deliveries: readonly Planned[]): Promise<void> => {
+    const existing = new Set((await deps.readStore.getMany(WEBHOOK_DELIVERIES, deliveries.map(({ doc }) => doc.id))).map((doc) => doc.id));
+    const docs = deliveries.filter(({ doc }) => !existing.has(doc.id));
+    if (docs.length > 0) await deps.readStore.commit(docs.map(({ doc }) => ({ op: 'put' as const, collection: WEBHOOK_DELIVERIES, doc })));
+    await Promise.all(deliveries.map(({ job }) => queue.add(job.deliveryId, job)));
+  };
+
+  /**
+   * Fan-out of a batch of the log: every event's deliveries planned first (the endpoints read once
+   * per organisation, once the read models include the batch, the loop turning between events when
+   * they take long), then written together, so a batch of thousands of changes costs a few commits,
+   * not two per delivery. An endpoint's deletion or a reset writes what was planned before it first.
+   */
   const onEvents = async (events: readonly StoredEvent[]) => {
+    await deps.waitForProjections(events[events.length - 1]!.position);
+    const endpointsOf = new Map<string, WebhookEndpointDoc[]>();
+    const enabledEndpoints = async (organisationId: string) => {
+      let endpoints = endpointsOf.get(organisationId);
+      if (!endpoints) {
+        endpoints = (await deps.readStore.findAll<WebhookEndpointDoc>(WEBHOOK_ENDPOINTS, [{ field: '_organisation', eq: organisationId }])).filter((e) => e.status === 'enabled');
+        endpointsOf.set(organisationId, endpoints);
+      }
+      return endpoints;
+    };
+    const turns = loopTurns();
+    let deliveries: Planned[] = [];
     for (const event of events) {
+      await turns.pause();
       const organisationId = event.metadata.organisationId;
       // The follower hands events over undecoded: the data of those two is read, the rest are folded from their streams.
       if (event.type === 'WebhookEndpointDeleted') {
+        await write(deliveries);
+        deliveries = [];
         const { endpointId } = (decodeEvent(event) as unknown as WebhookEndpointEvent).data;
-        const deliveries = await deps.readStore.findAll<WebhookDeliveryDoc>(WEBHOOK_DELIVERIES, [{ field: 'endpoint', eq: endpointId }]);
-        if (deliveries.length > 0) await deps.readStore.commit(deliveries.map((d) => ({ op: 'delete' as const, collection: WEBHOOK_DELIVERIES, id: d.id })));
+        const gone = await deps.readStore.findAll<WebhookDeliveryDoc>(WEBHOOK_DELIVERIES, [
+          { field: '_organisation', eq: organisationId },
+          { field: 'endpoint', eq: endpointId },
+        ]);
+        if (gone.length > 0) await deps.readStore.commit(gone.map((d) => ({ op: 'delete' as const, collection: WEBHOOK_DELIVERIES, id: d.id })));
         continue;
       }
       if (event.type === 'SandboxReset') {
+        await write(deliveries);
+        deliveries = [];
         // Past webhook events and deliveries go with the reset; those still retrying stop (below).
-        await deps.readStore.commit([{ op: 'deleteWhere', collection: WEBHOOK_DELIVERIES, field: '_organisation', eq: organisationId }]);
+        await deleteInSteps(deps.readStore, WEBHOOK_DELIVERIES, '_organisation', organisationId);
         continue;
       }
-      const endpoints = (await endpointsAt(organisationId, event.position)).filter((e) => e.status === 'enabled');
+      const endpoints = await enabledEndpoints(organisationId);
       if (event.type === 'WebhookTestRequested') {
         const { endpointId } = (decodeEvent(event) as unknown as WebhookEndpointEvent & { type: 'WebhookTestRequested' }).data;
-        const target = endpoints.filter((e) => e.id === endpointId);
-        await enqueue(event, { type: 'webhook.test', object: { id: endpointId, object: 'webhook_endpoint' } }, target);
+        deliveries.push(...planned(event, { type: 'webhook.test', object: { id: endpointId, object: 'webhook_endpoint' } }, endpoints.filter((e) => e.id === endpointId)));
         continue;
       }
       // Only endpoints that existed before the change hear of it: a new endpoint announces later changes only.
@@ -118,9 +148,10 @@ export const webhooks = (deps: WorkerDeps, options: WebhookOptions) => {
       if (listening.length === 0) continue;
       const [before, after] = await beforeAndAfter(event);
       for (const draft of webhookEventsOf(event.type, before, after)) {
-        await enqueue(event, draft, listening.filter((e) => subscribesTo(e.events, draft.type)));
+        deliveries.push(...planned(event, draft, listening.filter((e) => subscribesTo(e.events, draft.type))));
       }
     }
+    await write(deliveries);
   };
 
   const follower = new LogFollower('webhooks', deps, HANDLED, onEvents);

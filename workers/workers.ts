@@ -1,4 +1,5 @@
 import { type LeasedWork, whileLeased } from '../infra/lease/while-leased';
+import { WEBHOOK_DELIVERY_INDEXES } from '../infra/webhooks/deliveries';
 import { accountingSync, type AccountingSyncOptions } from './accounting-sync';
 import type { WorkerDeps } from './deps';
 import type { FollowerStatus } from './log-follower';
@@ -30,6 +31,7 @@ export type Workers = Readonly<{ stop(): Promise<void>; poll(): Promise<void>; s
 
 /** Starts every background worker of this process: each follows the log into its queue and takes jobs from it. */
 export const startWorkers = async (deps: WorkerDeps, options: WorkerOptions): Promise<Workers> => {
+  await deps.readStore.ensureIndexes(WEBHOOK_DELIVERY_INDEXES);
   const sync = accountingSync(deps, options.accountingSync);
   const poller = statusPoller(deps, options.poller);
   const hooks = webhooks(deps, options.webhooks);

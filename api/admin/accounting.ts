@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { connectAccounting } from '../../commands/accounting/connect-accounting';
-import { organisationCommand } from '../../commands/organisation/organisation-command';
+import { organisationCommand } from '../../commands/plumbing/organisation-command';
 import type { OrganisationState } from '../../domain/organisation/state';
 import type { ApiDeps } from '../deps';
 import { readAfterWrite } from '../read-after-write';
@@ -42,7 +42,22 @@ export const accountingRoutes = (router: Router, registry: RouteRegistry, deps: 
   route(
     router,
     registry,
-    { ...base, method: 'post', path: '/admin/v1/organisations/{org}/accounting/connect', operationId: 'connectAccounting', summary: 'Connect a demonstration organisation of the accounting system', body: empty },
+    {
+      ...base,
+      method: 'post',
+      path: '/admin/v1/organisations/{org}/accounting/connect',
+      operationId: 'connectAccounting',
+      summary: 'Connect the accounting system',
+      description: `
+        Connects the organisation to a demonstration organisation of the configured accounting system
+        (a sandbox accepts no other, so it can never write to real books) and answers with the
+        connection and the accounts it offers. Map the revenue accounts next.
+
+        **Errors:** \`502 accounting_error\`: the accounting system refused or could not be reached.
+      `,
+      body: empty,
+      examples: [{ summary: 'No fields', value: {} }],
+    },
     async ({ req, params }) => {
       const organisation = await findOrganisation(deps, params.org!);
       const { state, position } = await connectAccounting(deps, adminCaller(req), organisation);
@@ -53,7 +68,21 @@ export const accountingRoutes = (router: Router, registry: RouteRegistry, deps: 
   route(
     router,
     registry,
-    { ...base, method: 'post', path: '/admin/v1/organisations/{org}/accounting/disconnect', operationId: 'disconnectAccounting', summary: 'Disconnect the accounting system', body: empty },
+    {
+      ...base,
+      method: 'post',
+      path: '/admin/v1/organisations/{org}/accounting/disconnect',
+      operationId: 'disconnectAccounting',
+      summary: 'Disconnect the accounting system',
+      description: `
+        Removes a live organisation's connection: its subscriptions are then refused with
+        \`409 accounting_not_connected\` until it connects again.
+
+        **Errors:** \`409 invalid_state\`: a sandbox keeps its accounting connection (reset it instead).
+      `,
+      body: empty,
+      examples: [{ summary: 'No fields', value: {} }],
+    },
     async ({ req, params }) => {
       const organisation = await findOrganisation(deps, params.org!);
       const { state, position } = await organisationCommand(deps, organisation.id, { type: 'DisconnectAccounting' }, adminCaller(req), organisation);
@@ -69,8 +98,18 @@ export const accountingRoutes = (router: Router, registry: RouteRegistry, deps: 
       method: 'put',
       path: '/admin/v1/organisations/{org}/accounting/accounts',
       operationId: 'mapAccounts',
-      summary: 'Map the revenue and usage revenue accounts',
+      summary: 'Map the revenue accounts',
+      description: `
+        Sets the accounting system's account codes that invoice lines are booked to: \`revenue\` for
+        subscription and charge lines, \`usage_revenue\` for usage lines (required once the organisation
+        has a meter). Until they are mapped, subscriptions are refused with
+        \`409 accounting_accounts_not_mapped\`.
+
+        **Errors:** \`409 accounting_not_connected\`; \`422 invalid_parameter\`: a code that is not one of
+        the connection's revenue accounts.
+      `,
       body: z.strictObject({ revenue: z.string().min(1), usage_revenue: z.string().min(1).nullable().default(null) }),
+      examples: [{ summary: 'Sales and usage revenue', value: { revenue: '200', usage_revenue: '270' } }],
     },
     async ({ req, body, params }) => {
       const organisation = await findOrganisation(deps, params.org!);

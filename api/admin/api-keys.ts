@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { createApiKey } from '../../commands/api-key/create-api-key';
 import { revokeApiKey } from '../../commands/api-key/revoke-api-key';
-import { API_KEYS, type ApiKeyDoc } from '../../projections/api-keys';
+import { API_KEYS, type ApiKeyDoc } from '../../projections/read-models/api-keys';
 import type { ApiDeps } from '../deps';
 import { notFound } from '../errors';
 import { publicView } from '../paging';
@@ -25,10 +25,24 @@ export const apiKeyRoutes = (router: Router, registry: RouteRegistry, deps: ApiD
       method: 'post',
       path: '/admin/v1/organisations/{org}/api_keys',
       operationId: 'createApiKey',
-      summary: 'Create an API key (the secret is shown once)',
+      summary: 'Create an API key',
+      description: `
+        Creates a key for the public API with a name, its scopes and an optional expiry. The secret,
+        \`key\`, is in this answer only: store it now. A key of a live organisation begins
+        \`service_live_\`, one of a sandbox \`service_test_\`; each works only against its own organisation.
+
+        Scopes: \`customers:read\`, \`customers:write\`, \`catalogue:read\`, \`subscriptions:read\`,
+        \`subscriptions:write\`, \`invoices:read\`, \`credit_notes:read\`, \`usage:write\`.
+
+        **Errors:** \`422 invalid_parameter\`: an unknown or repeated scope, or \`expires_at\` not in the future.
+      `,
       tag: 'API keys',
       auth: 'admin',
       body: createApiKeyBody,
+      examples: [
+        { summary: 'A backend’s key', value: { name: 'backend', scopes: ['catalogue:read', 'customers:write', 'subscriptions:write', 'invoices:read'] } },
+        { summary: 'A usage reporter’s key, for a year', value: { name: 'usage reporter', scopes: ['usage:write'], expires_at: '2027-03-15T00:00:00Z' } },
+      ],
       status: 201,
       response: createdApiKeyObject,
     },
@@ -48,6 +62,12 @@ export const apiKeyRoutes = (router: Router, registry: RouteRegistry, deps: ApiD
       path: '/admin/v1/organisations/{org}/api_keys/{id}/revoke',
       operationId: 'revokeApiKey',
       summary: 'Revoke an API key',
+      description: `
+        Revokes a key at once: every later request with it is refused with \`401 api_key_revoked\`.
+        Revoking cannot be undone; create another key instead.
+
+        **Errors:** \`404 api_key_not_found\` when the organisation has no key with that id.
+      `,
       tag: 'API keys',
       auth: 'admin',
       status: 200,

@@ -1,9 +1,9 @@
 import type { Router } from 'express';
-import type { Lookups } from '../../commands/lookups';
-import { type BilledUsageCursor, billedUsagePage } from '../../projections/billed-usage';
-import { objectHistoryPage } from '../../projections/history';
-import { INVOICES, type InvoiceDoc } from '../../projections/invoices';
-import { subscriptionAsOf } from '../../projections/as-of';
+import type { Lookups } from '../../commands/plumbing/lookups';
+import { type BilledUsageCursor, billedUsagePage } from '../../projections/queries/billed-usage';
+import { objectHistoryPage } from '../../projections/queries/history';
+import { INVOICES, type InvoiceDoc } from '../../projections/read-models/invoices';
+import { subscriptionAsOf } from '../../projections/queries/as-of';
 import type { ApiDeps } from '../deps';
 import { invalidParameter, notFound } from '../errors';
 import { findOwned } from '../find-owned';
@@ -31,7 +31,16 @@ export const auditRoutes = (router: Router, registry: RouteRegistry, deps: ApiDe
       method: 'get',
       path: '/admin/v1/organisations/{org}/streams/{id}/events',
       operationId: 'listObjectEvents',
-      summary: 'The event history of one object, oldest first',
+      summary: 'List an object’s events',
+      description: `
+        Every event of one object (\`sub_…\`, \`inv_…\`, \`cn_…\`, \`cus_…\`, …), oldest first, as the log
+        holds it: type, version, data, and metadata (when it was recorded, the business time it happened
+        at, the actor, the request, causation and correlation ids). Paged with \`limit\` and
+        \`starting_after\`, a revision.
+
+        **Errors:** \`404 stream_not_found\`: no object with that id; \`422 invalid_parameter\`: no event with
+        the \`starting_after\` revision.
+      `,
       query: historyQuery,
       response: listOf(eventObject),
     },
@@ -52,7 +61,13 @@ export const auditRoutes = (router: Router, registry: RouteRegistry, deps: ApiDe
       method: 'get',
       path: '/admin/v1/organisations/{org}/subscriptions/{id}',
       operationId: 'getSubscriptionAsOf',
-      summary: 'A subscription, with its invoices and credit notes, as it stood at an instant (default now), folded from its events',
+      summary: 'A subscription as of an instant',
+      description: `
+        The subscription as it stood at \`as_of\` (an ISO 8601 timestamp; without it, now), folded from its
+        events recorded up to then, with its invoices and credit notes as of that instant.
+
+        **Errors:** \`404 subscription_not_found\`: no such subscription, or none yet at that instant.
+      `,
       query: asOfQuery,
       response: subscriptionAsOfObject,
     },
@@ -73,7 +88,14 @@ export const auditRoutes = (router: Router, registry: RouteRegistry, deps: ApiDe
       method: 'get',
       path: '/admin/v1/organisations/{org}/invoices/{id}/lines/{line}/usage_events',
       operationId: 'listLineUsageEvents',
-      summary: 'The usage events an invoice line billed, in the order stored (none for a line that is not a usage line); starting_after is an event_id',
+      summary: 'List the usage events a line billed',
+      description: `
+        For a usage line of an invoice: the usage events it billed, in the order they were stored, paged
+        with \`limit\` and \`starting_after\` (an \`event_id\`). A line that is not a usage line billed none.
+
+        **Errors:** \`404 invoice_not_found\`, \`404 invoice_line_not_found\`; \`422 invalid_parameter\`: no usage
+        event with the \`starting_after\` id was billed on this line.
+      `,
       query: listQuery({}),
       response: listOf(usageEventObject),
     },

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { invoiceCommand } from '../../commands/invoice/invoice-command';
-import { INVOICES, type InvoiceDoc } from '../../projections/invoices';
+import { invoiceCommand } from '../../commands/plumbing/invoice-command';
+import { INVOICES, type InvoiceDoc } from '../../projections/read-models/invoices';
 import type { ApiDeps } from '../deps';
 import { findOwned } from '../find-owned';
 import { publicView } from '../paging';
@@ -19,10 +19,19 @@ export const invoiceSyncRoutes = (router: Router, registry: RouteRegistry, deps:
       method: 'post',
       path: '/admin/v1/organisations/{org}/invoices/{id}/retry_sync',
       operationId: 'retryInvoiceSync',
-      summary: 'Push again an invoice the accounting system refused (sync_status failed); the accounting sync worker pushes it',
+      summary: 'Retry an invoice’s push',
+      description: `
+        Queues another push of an invoice the accounting system refused (\`accounting.sync_status\`
+        \`failed\`), once the cause is fixed (a contact archived, an account unmapped…). The accounting
+        sync worker pushes it; the invoice answered is \`pending\` until then. Pushes that failed for a
+        passing reason (5xx, timeout) are retried by the worker without this.
+
+        **Errors:** \`404 invoice_not_found\`; \`409 invoice_sync_not_failed\`: the invoice was not refused.
+      `,
       tag: 'Invoices',
       auth: 'admin',
       body: z.strictObject({}),
+      examples: [{ summary: 'No fields', value: {} }],
       status: 200,
       response: invoiceObject,
       errors: [404, 409],

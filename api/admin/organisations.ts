@@ -1,15 +1,15 @@
 import type { Router } from 'express';
 import { changeOrganisationSettings } from '../../commands/organisation/change-organisation-settings';
 import { createOrganisation } from '../../commands/organisation/create-organisation';
-import { openSandbox } from '../../commands/organisation/open-sandbox';
-import { resetSandbox } from '../../commands/organisation/reset-sandbox';
-import { sandboxWriteGateOf } from '../../commands/organisation/sandbox-write-gate';
-import { organisationCommand } from '../../commands/organisation/organisation-command';
-import { latestPosition } from '../../commands/positions';
+import { openSandbox } from '../../commands/sandbox/open-sandbox';
+import { resetSandbox } from '../../commands/sandbox/reset-sandbox';
+import { sandboxWriteGateOf } from '../../commands/sandbox/sandbox-write-gate';
+import { organisationCommand } from '../../commands/plumbing/organisation-command';
+import { latestPosition } from '../../commands/plumbing/positions';
 import { advanceRunning } from '../../domain/organisation/time';
 import { newId } from '../../infra/ids';
-import { API_KEYS, type ApiKeyDoc } from '../../projections/api-keys';
-import { ORGANISATIONS, type OrganisationDoc } from '../../projections/organisations';
+import { API_KEYS, type ApiKeyDoc } from '../../projections/read-models/api-keys';
+import { ORGANISATIONS, type OrganisationDoc } from '../../projections/read-models/organisations';
 import type { ApiDeps } from '../deps';
 import { notFound } from '../errors';
 import { readAfterWrite } from '../read-after-write';
@@ -53,8 +53,25 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
       method: 'post',
       path: '/admin/v1/organisations',
       operationId: 'createOrganisation',
-      summary: 'Create a live organisation',
+      summary: 'Create an organisation',
+      description: `
+        Creates a live organisation with its name, timezone (IANA, e.g. \`Europe/London\`) and default
+        currency; every other setting takes its default (\`renewal_lead_days\` 7, \`usage_grace_days\` 1,
+        \`payment_terms_days\` 14, \`unit_change_document\` \`separate\`, Setup Mode and contact creation
+        off). Next: connect the accounting system, map its accounts, build the catalogue and create an
+        API key.
+
+        **Errors:** \`422 invalid_parameter\` names a missing or invalid field (an unknown timezone, a
+        currency that is not three capital letters).
+      `,
       body: createOrganisationBody,
+      examples: [
+        { summary: 'A UK organisation', value: { name: 'Acme Ltd', timezone: 'Europe/London', default_currency: 'GBP' } },
+        {
+          summary: 'With its API settings',
+          value: { name: 'Globex GmbH', timezone: 'Europe/Berlin', default_currency: 'EUR', can_create_accounting_contacts: true, renewal_lead_days: 10, unit_change_document: 'amend' },
+        },
+      ],
       status: 201,
     },
     async ({ req, body }) => {
@@ -78,7 +95,19 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
       path: '/admin/v1/organisations/{org}',
       operationId: 'updateOrganisation',
       summary: 'Change an organisation’s settings',
+      description: `
+        Changes the settings sent and leaves the others as they are. \`plan_limits\` sets the customer and
+        subscription counts the organisation's own plan allows (\`null\`: no limit); past them, creations
+        are refused with \`403 plan_limit_reached\`. A sandbox is never counted and never in Setup Mode.
+
+        **Errors**
+        - \`422 invalid_parameter\`: a field is not valid, or \`setup_mode: true\` on a sandbox.
+      `,
       body: updateOrganisationBody,
+      examples: [
+        { summary: 'Let the API create customers', value: { can_create_accounting_contacts: true } },
+        { summary: 'Leave Setup Mode and limit the plan', value: { setup_mode: false, plan_limits: { customers: 500, subscriptions: 1000 } } },
+      ],
       status: 200,
     },
     async ({ req, body, params }) => {
@@ -100,7 +129,13 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
       method: 'get',
       path: '/admin/v1/organisations/{org}',
       operationId: 'getOrganisation',
-      summary: 'Retrieve an organisation, with its sandbox',
+      summary: 'Retrieve an organisation',
+      description: `
+        An organisation with every setting, its accounting connection, and \`sandbox\`: the id of its
+        sandbox, or null.
+
+        **Errors:** \`404 organisation_not_found\`.
+      `,
       status: 200,
     },
     async ({ params }) => ({ body: await findOrganisation(deps, params.org!) }),
@@ -114,8 +149,23 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
       method: 'post',
       path: '/admin/v1/organisations/{org}/sandbox',
       operationId: 'createSandbox',
-      summary: 'Open the one sandbox of a live organisation',
+      summary: 'Open the sandbox',
+      description: `
+        Opens the one sandbox of a live organisation: a separate organisation (\`livemode: false\`) for
+        testing, with its own \`service_test_\` keys and webhook endpoints, invoicing a demonstration
+        organisation of the accounting system only. \`copy\` chooses what it starts with: settings and
+        catalogue (default on), customers and subscriptions (default off); ticking one ticks what it
+        needs. Reported usage is never copied.
+
+        **Errors**
+        - \`409 sandbox_exists\`: the organisation already has its sandbox.
+        - \`422 invalid_parameter\`: the organisation is itself a sandbox.
+      `,
       body: sandboxCopyBody,
+      examples: [
+        { summary: 'Settings and catalogue (the defaults)', value: {} },
+        { summary: 'Everything, subscriptions included', value: { copy: { subscriptions: true } } },
+      ],
       status: 201,
       errors: [409],
     },
@@ -135,8 +185,23 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
       method: 'post',
       path: '/admin/v1/organisations/{org}/reset',
       operationId: 'resetSandbox',
-      summary: 'Empty a sandbox (keeping its test keys, webhook endpoints, accounting connection and API settings) and copy again what is asked',
+      summary: 'Reset a sandbox',
+      description: `
+        Empties a sandbox and copies again from its live organisation what \`copy\` asks. Removed:
+        customers, subscriptions, invoices, credit notes, idempotency records, reported usage, past
+        webhook events and deliveries. Kept: its test API keys, webhook endpoints, accounting connection
+        and default accounts, and its API settings. The test clock returns to real time. Keys and
+        \`event_id\`s used before the reset may be used again.
+
+        **Errors**
+        - \`409 invalid_state\`: an advance of the sandbox's test clock is running.
+        - \`422 invalid_parameter\`: the organisation is not a sandbox.
+      `,
       body: sandboxCopyBody,
+      examples: [
+        { summary: 'Settings and catalogue (the defaults)', value: {} },
+        { summary: 'Settings, catalogue and customers', value: { copy: { customers: true } } },
+      ],
       status: 200,
       errors: [409],
     },

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { RebuildRunning } from '../../projections/runner';
+import { RebuildRunning } from '../../projections/engine/runner';
 import type { ApiDeps } from '../deps';
 import { conflict, invalidParameter, notFound } from '../errors';
 import { listOf } from '../paging';
@@ -13,7 +13,16 @@ export const projectionRoutes = (router: Router, registry: RouteRegistry, deps: 
   route(
     router,
     registry,
-    { ...base, method: 'get', path: '/admin/v1/projections', operationId: 'listProjections', summary: 'Each projection: version, checkpoint, head, lag, status', status: 200, response: listOf(projectionObject) },
+    {
+      ...base,
+      method: 'get',
+      path: '/admin/v1/projections',
+      operationId: 'listProjections',
+      summary: 'List projections',
+      description: 'Each projection (read model): its version, the log position it has reached (`checkpoint`), the log’s `head`, the `lag` between them, and its status (`live`, `rebuilding`).',
+      status: 200,
+      response: listOf(projectionObject),
+    },
     async () => ({ body: { object: 'list', data: (await deps.projections.status()).map(toProjectionObject), has_more: false } }),
   );
 
@@ -25,8 +34,20 @@ export const projectionRoutes = (router: Router, registry: RouteRegistry, deps: 
       method: 'post',
       path: '/admin/v1/projections/rebuild',
       operationId: 'rebuildProjections',
-      summary: 'Rebuild read models into a new generation beside the live one, then switch reads to it',
+      summary: 'Rebuild projections',
+      description: `
+        Starts a blue/green rebuild of the named projections (default all): a new generation is written
+        from the start of the log beside the live one, catches up, and reads switch to it at once, with
+        no downtime. \`verify\` compares the two generations document by document before switching.
+        Answers \`202\` at once; follow it with \`GET /admin/v1/projections/rebuild\`.
+
+        **Errors:** \`409 rebuild_running\`: a rebuild is already running; \`422 invalid_parameter\`: an unknown projection name.
+      `,
       body: rebuildBody,
+      examples: [
+        { summary: 'Every projection', value: {} },
+        { summary: 'Two projections, verified', value: { projections: ['subscriptions', 'invoices'], verify: true } },
+      ],
       status: 202,
       response: rebuildObject,
       errors: [409],
@@ -47,7 +68,16 @@ export const projectionRoutes = (router: Router, registry: RouteRegistry, deps: 
   route(
     router,
     registry,
-    { ...base, method: 'get', path: '/admin/v1/projections/rebuild', operationId: 'getProjectionRebuild', summary: 'The running (or last) rebuild: progress, rate, ETA, differences', status: 200, response: rebuildObject },
+    {
+      ...base,
+      method: 'get',
+      path: '/admin/v1/projections/rebuild',
+      operationId: 'getProjectionRebuild',
+      summary: 'Follow a rebuild',
+      description: 'The running rebuild, or the last one: its status, the events replayed, rate and ETA, and the differences `verify` found.\n\n**Errors:** `404 rebuild_not_found`: no rebuild has run since the service started.',
+      status: 200,
+      response: rebuildObject,
+    },
     () => {
       const rebuild = deps.projections.rebuildStatus();
       if (!rebuild) throw notFound('rebuild_not_found', 'No rebuild has run since the service started.');

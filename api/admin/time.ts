@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { organisationCommand } from '../../commands/organisation/organisation-command';
+import { organisationCommand } from '../../commands/plumbing/organisation-command';
 import type { ApiDeps } from '../deps';
 import { type RouteRegistry, route } from '../route';
 import { adminCaller } from './admin-caller';
@@ -24,8 +24,17 @@ export const timeRoutes = (router: Router, registry: RouteRegistry, deps: ApiDep
       ...base,
       path: '/admin/v1/organisations/{org}/cpi',
       operationId: 'recordCpi',
-      summary: 'Record the CPI percentage of a year (cpi_enabled subscriptions rise by the latest at renewal)',
+      summary: 'Record a year’s CPI',
+      description: `
+        Records the consumer price index percentage of a year. At each renewal of a \`cpi_enabled\`
+        subscription its prices and meter rates rise by the latest year's percentage (each unit price
+        rounded to 4 places first). Recording a year again replaces its percentage.
+
+        **Errors:** \`422 invalid_parameter\` for a year outside 1900 to 9999
+        or a percentage outside -99.99 to 100.00 or with more than 2 decimal places.
+      `,
       body: z.strictObject({ year: z.number().int(), percent: z.union([z.string(), z.number()]) }),
+      examples: [{ summary: 'CPI of 2026', value: { year: 2026, percent: '3.50' } }],
       status: 201,
       response: cpiObject,
     },
@@ -45,8 +54,20 @@ export const timeRoutes = (router: Router, registry: RouteRegistry, deps: ApiDep
       ...base,
       path: '/admin/v1/organisations/{org}/clock/advance',
       operationId: 'advanceTestClock',
-      summary: 'Advance a sandbox’s test clock to midday of a date, stepping through every start, renewal and end due on the way',
+      summary: 'Advance a sandbox’s test clock',
+      description: `
+        Moves the sandbox's clock to midday of \`date\` in its timezone, at most 366 days ahead, and steps
+        through every start, renewal, end and usage close due on the way, in order, pushing their
+        invoices to the demonstration organisation. Answers once the advance has been applied. From then
+        on everything in the sandbox, API calls included, happens at the clock's time and the clock
+        stands still until the next advance (or a reset).
+
+        **Errors**
+        - \`409 invalid_state\`: another advance of this sandbox is running.
+        - \`422 invalid_parameter\`: not a sandbox, \`date\` not \`YYYY-MM-DD\`, before the clock's date, or more than 366 days ahead.
+      `,
       body: z.strictObject({ date: z.string() }),
+      examples: [{ summary: 'To a renewal date', value: { date: '2026-04-15' } }],
       status: 200,
       response: testClockObject,
       errors: [409],

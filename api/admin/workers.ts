@@ -12,7 +12,13 @@ export const workersRoutes = (router: Router, registry: RouteRegistry, deps: Api
       method: 'get',
       path: '/admin/v1/workers',
       operationId: 'getWorkers',
-      summary: 'Queue depths, failed jobs, how far each worker has followed the log, and the status poller’s lag',
+      summary: 'Workers’ status',
+      description: `
+        The background workers of this process: each queue's depth and failed jobs, how far each worker
+        has followed the log, and how long since the status poller last heard from the accounting system.
+
+        **Errors:** \`409 workers_not_running\`: this process runs no workers.
+      `,
       tag: 'Operations',
       auth: 'admin',
       status: 200,

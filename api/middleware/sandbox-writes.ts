@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import type { SandboxWriteGate } from '../../commands/organisation/sandbox-write-gate';
+import type { SandboxWriteGate } from '../../commands/sandbox/sandbox-write-gate';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { Scope } from '../../domain/api-key/scopes';
 import { parseApiKey } from '../../infra/api-key-secret';
-import { API_KEYS, type ApiKeyDoc } from '../../projections/api-keys';
-import { ORGANISATIONS, type OrganisationDoc } from '../../projections/organisations';
+import { API_KEYS, type ApiKeyDoc } from '../../projections/read-models/api-keys';
+import { ORGANISATIONS, type OrganisationDoc } from '../../projections/read-models/organisations';
 import type { ApiDeps } from '../deps';
 import { ApiError, authenticationError, permissionError } from '../errors';
 

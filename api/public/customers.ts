@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { importCustomer } from '../../commands/customer/import-customer';
-import { CUSTOMER_STATUSES, CUSTOMERS, type CustomerDoc } from '../../projections/customers';
+import { CUSTOMER_STATUSES, CUSTOMERS, type CustomerDoc } from '../../projections/read-models/customers';
 import type { ApiDeps } from '../deps';
 import { findOwned } from '../find-owned';
 import { csvEnum, listOf, listPage, listQuery, publicView } from '../paging';
@@ -24,7 +24,25 @@ export const customerRoutes = (router: Router, registry: RouteRegistry, deps: Ap
     router,
     registry,
     deps,
-    { ...base, method: 'get', path: '/v1/customers', operationId: 'listCustomers', summary: 'List imported customers, newest first', scope: 'customers:read', query: customersQuery, status: 200, response: listOf(customerObject) },
+    {
+      ...base,
+      method: 'get',
+      path: '/v1/customers',
+      operationId: 'listCustomers',
+      summary: 'List customers',
+      description: `
+        The organisation's imported customers, newest first, paged with \`limit\` and \`starting_after\`.
+        Narrow it by \`code\`, by \`email\` (compared without regard to case) or by \`status\`
+        (\`active\`, \`inactive\`, comma-separated). Contacts of the accounting system that were never
+        imported are not listed.
+
+        **Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.
+      `,
+      scope: 'customers:read',
+      query: customersQuery,
+      status: 200,
+      response: listOf(customerObject),
+    },
     async ({ req, query }) => ({ body: await listPage(deps.readStore, CUSTOMERS, req.auth!.organisation.id, query, ['email']) }),
   );
 
@@ -32,7 +50,17 @@ export const customerRoutes = (router: Router, registry: RouteRegistry, deps: Ap
     router,
     registry,
     deps,
-    { ...base, method: 'get', path: '/v1/customers/{id}', operationId: 'getCustomer', summary: 'Retrieve a customer', scope: 'customers:read', status: 200, response: customerObject },
+    {
+      ...base,
+      method: 'get',
+      path: '/v1/customers/{id}',
+      operationId: 'getCustomer',
+      summary: 'Retrieve a customer',
+      description: 'A customer by its id (`cus_…`).\n\n**Errors:** `404 customer_not_found` when the organisation has no customer with that id.',
+      scope: 'customers:read',
+      status: 200,
+      response: customerObject,
+    },
     async ({ req, params }) => ({
       body: publicView(await findOwned<CustomerDoc>(deps, CUSTOMERS, req.auth!.organisation.id, params.id!, 'customer_not_found')),
     }),
@@ -47,10 +75,36 @@ export const customerRoutes = (router: Router, registry: RouteRegistry, deps: Ap
       method: 'post',
       path: '/v1/customers',
       operationId: 'createCustomer',
-      summary: 'Find or create a customer by code (200 when it existed, 201 when adopted or created)',
+      summary: 'Find or create a customer by code',
+      description: `
+        Makes sure a customer with this \`code\` exists, in three steps, each safe to repeat:
+
+        1. A customer with that code exists: it is returned with \`200\` and nothing is created.
+        2. Otherwise a contact of the accounting system whose contact number equals the code is adopted
+           as the customer (\`201\`; it keeps the contact's own name and email, not the request's).
+        3. Otherwise the contact is created (name, email if sent, the code as its contact number) and
+           adopted (\`201\`).
+
+        Creating customers through the API is off until an operator allows it for the organisation.
+
+        **Errors**
+        - \`403 accounting_contact_creation_disabled\`: the organisation has not allowed the API to create customers.
+        - \`403 plan_limit_reached\`: one more customer would exceed the organisation's plan (never in a sandbox).
+        - \`409 accounting_not_connected\`: the organisation is not connected to the accounting system.
+        - \`409 accounting_contact_name_taken\`: another contact has that name (param \`name\`); send its code or another name.
+        - \`409 accounting_contact_archived\`: the contact with that code is archived.
+        - \`409 customer_not_importable\`: the contact with that code belongs to another customer.
+        - \`409 customer_not_created\`: a contact with that code appeared meanwhile; try again.
+        - \`422 invalid_parameter\`: a field is missing or invalid; \`param\` names it.
+        - \`502 accounting_error\`: the accounting system refused or failed; retry with the same \`Idempotency-Key\`.
+      `,
       scope: 'customers:write',
       idempotencyKey: 'optional',
       body: createCustomerBody,
+      examples: [
+        { summary: 'A company with its accounts payable address', value: { code: 'CUST-42', name: 'Globex Ltd', email: 'ap@globex.example' } },
+        { summary: 'A person', value: { code: 'CUST-43', name: 'Grace Hopper', first_name: 'Grace', last_name: 'Hopper', email: 'grace@hopper.example' } },
+      ],
       status: 201,
       alsoStatus: 200,
       response: customerObject,

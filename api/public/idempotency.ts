@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import type { ApiDeps } from '../deps';
 import { resetScope } from '../../domain/organisation/rules';
 import { idempotencyConflict } from '../../domain/shared/idempotency';
-import { SANDBOX_GENERATIONS, type SandboxGenerationDoc } from '../../projections/organisations';
+import { SANDBOX_GENERATIONS, type SandboxGenerationDoc } from '../../projections/read-models/organisations';
 import type { Authenticated } from './authenticate';
 import { ApiError, conflict } from '../errors';
 import { type Settlement, settle } from '../middleware/settlement';

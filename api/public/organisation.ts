@@ -27,7 +27,13 @@ export const organisationRoute = (router: Router, registry: RouteRegistry, deps:
       method: 'get',
       path: '/v1/organisation',
       operationId: 'getOrganisation',
-      summary: 'The organisation the API key belongs to',
+      summary: 'Retrieve your organisation',
+      description: `
+        The organisation the API key belongs to; any valid key may call it, whatever its scopes. Dates a
+        client sends are read in its \`timezone\`. \`livemode\` is \`false\` in a sandbox; \`setup_mode\`
+        says whether invoices are raised yet; \`can_create_accounting_contacts\` whether
+        \`POST /v1/customers\` and \`create_customer\` may create contacts in the accounting system.
+      `,
       tag: 'Organisation',
       auth: 'api_key',
       scope: null,

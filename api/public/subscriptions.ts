@@ -1,9 +1,9 @@
 import type { Router } from 'express';
 import { z } from 'zod';
-import { awaitSync } from '../../commands/await-sync';
+import { awaitSync } from '../../commands/accounting/await-sync';
 import { createSubscription } from '../../commands/subscription/create-subscription';
-import { INVOICE_STATUSES, INVOICES, type InvoiceDoc } from '../../projections/invoices';
-import { SUBSCRIPTION_STATUSES, SUBSCRIPTIONS, type SubscriptionDoc } from '../../projections/subscriptions';
+import { INVOICE_STATUSES, INVOICES, type InvoiceDoc } from '../../projections/read-models/invoices';
+import { SUBSCRIPTION_STATUSES, SUBSCRIPTIONS, type SubscriptionDoc } from '../../projections/read-models/subscriptions';
 import type { ApiDeps } from '../deps';
 import { findOwned } from '../find-owned';
 import { csvEnum, listOf, listPage, listQuery, publicView } from '../paging';
@@ -32,10 +32,51 @@ export const subscriptionRoutes = (router: Router, registry: RouteRegistry, deps
       method: 'post',
       path: '/v1/subscriptions',
       operationId: 'createSubscription',
-      summary: 'Create a subscription and raise its first invoice in the accounting system',
+      summary: 'Create a subscription',
+      description: `
+        Sells a plan to a customer: records the subscription, raises its first invoice (the plan's price
+        for the billing period holding the later of \`start_date\` and today, net of \`discount_percent\`,
+        plus a line per one-off charge) and pushes it to the accounting system. Answers \`201\` with the
+        subscription and that \`invoice\` (\`null\` in Setup Mode). Check \`invoice.accounting.sync_status\`:
+        \`synced\` means the accounting system holds it; \`pending\` that the push is still being retried;
+        \`failed\` that it was refused (the subscription still exists, \`sync_error\` says why).
+
+        An \`Idempotency-Key\` is required. The subscription's id derives from the API key and that key,
+        so a retry after a timeout or a crash finds the subscription instead of making a second one,
+        and never raises a second invoice.
+
+        \`customer_code\` names an existing customer; to create it on the way, send \`create_customer\`
+        beside it (the same permission as \`POST /v1/customers\`). \`units\` is required on plans with
+        units and refused on \`flat_fee\` and \`no_base_fee\` plans. A future \`start_date\` makes the
+        subscription \`pending\` until then.
+
+        **Errors**
+        - \`403 accounting_contact_creation_disabled\`: \`create_customer\` was sent but the organisation has not allowed it.
+        - \`403 plan_limit_reached\`: one more subscription (or customer) would exceed the organisation's plan.
+        - \`404 plan_not_found\` (param \`plan_code\`), \`404 customer_not_found\` (param \`customer_code\`),
+          \`404 charge_not_found\` (param \`charges.N.charge\`).
+        - \`409 accounting_not_connected\`, \`409 accounting_accounts_not_mapped\`: the organisation cannot raise invoices yet.
+        - \`409 accounting_contact_name_taken\` (param \`create_customer.name\`), \`409 accounting_contact_archived\`,
+          \`409 customer_not_importable\`, \`409 customer_not_created\`: as for \`POST /v1/customers\`.
+        - \`409 idempotency_conflict\`: the key was used with another request; \`409 request_in_progress\`: retry after \`Retry-After\`.
+        - \`422 idempotency_key_required\`, \`422 idempotency_key_invalid\`.
+        - \`422 invalid_parameter\`: a field is missing or invalid, or breaks a rule of the plan (units, minimums,
+          price overrides, meters, a charge's status or currency); \`param\` names it.
+      `,
       scope: 'subscriptions:write',
       idempotencyKey: 'required',
       body: createSubscriptionBody,
+      examples: [
+        { summary: 'Five seats of a per-seat plan', value: { customer_code: 'ACME', plan_code: 'team', units: 5 } },
+        {
+          summary: 'With a discount, a one-off charge and a purchase order number',
+          value: { customer_code: 'ACME', plan_code: 'team', units: 5, discount_percent: '10', charges: [{ charge: 'chg_4mX9vQ2LrT7pKd1sWb8yZc3n' }], invoice_reference: 'PO-1234' },
+        },
+        {
+          summary: 'Creating the customer on the way, starting on the 1st',
+          value: { customer_code: 'CUST-42', create_customer: { name: 'Globex Ltd', email: 'ap@globex.example' }, plan_code: 'api', start_date: '2026-04-01' },
+        },
+      ],
       status: 201,
       response: createdSubscriptionObject,
       errors: [403, 409],
@@ -75,7 +116,14 @@ export const subscriptionRoutes = (router: Router, registry: RouteRegistry, deps
       method: 'get',
       path: '/v1/subscriptions',
       operationId: 'listSubscriptions',
-      summary: 'List subscriptions, newest first',
+      summary: 'List subscriptions',
+      description: `
+        The organisation's subscriptions, newest first, paged with \`limit\` and \`starting_after\`. Narrow it by
+        \`customer\` (id), \`customer_code\` or \`status\` (\`pending\`, \`active\`, \`complete\`, \`ended\`,
+        comma-separated).
+
+        **Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.
+      `,
       scope: 'subscriptions:read',
       query: listQuery({
         customer: z.string().min(1).optional(),
@@ -91,7 +139,22 @@ export const subscriptionRoutes = (router: Router, registry: RouteRegistry, deps
     router,
     registry,
     deps,
-    { ...subscriptionBase, method: 'get', path: '/v1/subscriptions/{id}', operationId: 'getSubscription', summary: 'Retrieve a subscription', scope: 'subscriptions:read', response: subscriptionObject },
+    {
+      ...subscriptionBase,
+      method: 'get',
+      path: '/v1/subscriptions/{id}',
+      operationId: 'getSubscription',
+      summary: 'Retrieve a subscription',
+      description: `
+        A subscription by its id (\`sub_…\`): its status, units, current billing period and renewal date,
+        and its values (\`renewal_value\`, \`usage_value\`, \`usage_value_annual\`, \`minimum_usage_value\`).
+        A GET right after a write by the same client sees that write.
+
+        **Errors:** \`404 subscription_not_found\` when the organisation has no subscription with that id.
+      `,
+      scope: 'subscriptions:read',
+      response: subscriptionObject,
+    },
     async ({ req, params }) => ({
       body: publicView(await findOwned<SubscriptionDoc>(deps, SUBSCRIPTIONS, req.auth!.organisation.id, params.id!, 'subscription_not_found')),
     }),
@@ -106,7 +169,15 @@ export const subscriptionRoutes = (router: Router, registry: RouteRegistry, deps
       method: 'get',
       path: '/v1/invoices',
       operationId: 'listInvoices',
-      summary: 'List invoices, newest first',
+      summary: 'List invoices',
+      description: `
+        The organisation's invoices, newest first, paged with \`limit\` and \`starting_after\`. Narrow it by
+        \`subscription\`, \`customer\` (ids) or \`status\` (comma-separated invoice statuses). Each invoice
+        carries its lines (with their revenue type) and \`accounting\`: its number, total and
+        \`sync_status\` in the accounting system.
+
+        **Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.
+      `,
       query: listQuery({
         subscription: z.string().min(1).optional(),
         customer: z.string().min(1).optional(),
@@ -121,7 +192,21 @@ export const subscriptionRoutes = (router: Router, registry: RouteRegistry, deps
     router,
     registry,
     deps,
-    { ...invoiceBase, method: 'get', path: '/v1/invoices/{id}', operationId: 'getInvoice', summary: 'Retrieve an invoice', response: invoiceObject },
+    {
+      ...invoiceBase,
+      method: 'get',
+      path: '/v1/invoices/{id}',
+      operationId: 'getInvoice',
+      summary: 'Retrieve an invoice',
+      description: `
+        An invoice by its id (\`inv_…\`). Its \`status\` follows the accounting system's (\`draft\`,
+        \`awaiting_approval\`, \`approved\`, \`paid\`, …) as the status poller sees it; \`total\` includes the
+        tax the accounting system computed.
+
+        **Errors:** \`404 invoice_not_found\` when the organisation has no invoice with that id.
+      `,
+      response: invoiceObject,
+    },
     async ({ req, params }) => ({
       body: publicView(await findOwned<InvoiceDoc>(deps, INVOICES, req.auth!.organisation.id, params.id!, 'invoice_not_found')),
     }),

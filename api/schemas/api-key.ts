@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { createApiKey } from '../../commands/api-key/create-api-key';
 import { SCOPES } from '../../domain/api-key/scopes';
-import { apiKeyDocument } from '../../projections/api-keys';
+import { apiKeyDocument } from '../../projections/read-models/api-keys';
 
 export const createApiKeyBody = z.strictObject({
   name: z.string().min(1).max(255),

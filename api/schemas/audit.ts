@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StoredEvent } from '../../infra/event-store/port';
-import type { BilledUsageEvent } from '../../projections/billed-usage';
+import type { BilledUsageEvent } from '../../projections/queries/billed-usage';
 import { pageLimit } from '../paging';
 import { creditNoteObject } from './credit-note';
 import { invoiceObject, subscriptionObject } from './subscription';

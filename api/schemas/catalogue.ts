@@ -3,9 +3,9 @@ import type { createCharge } from '../../commands/catalogue/create-charge';
 import type { PlanInput } from '../../commands/catalogue/create-plan';
 import type { defineMeter } from '../../commands/catalogue/define-meter';
 import { CATALOGUE_STATUSES, INTERVAL_UNITS, METER_MODELS, PLAN_TYPES } from '../../domain/catalogue/types';
-import { chargeDocument } from '../../projections/charges';
-import { meterDocument } from '../../projections/meters';
-import { planDocument } from '../../projections/plans';
+import { chargeDocument } from '../../projections/read-models/charges';
+import { meterDocument } from '../../projections/read-models/meters';
+import { planDocument } from '../../projections/read-models/plans';
 import { amountInput } from './money';
 import { currencySchema } from './organisation';
 

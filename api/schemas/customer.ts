@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CustomerInput } from '../../commands/customer/import-customer';
-import { CUSTOMER_STATUSES, customerDocument } from '../../projections/customers';
+import { CUSTOMER_STATUSES, customerDocument } from '../../projections/read-models/customers';
 
 /** 1 to 50 printable characters; no quotes, no backslashes, no space at either end. */
 export const customerCode = z

@@ -4,6 +4,7 @@ import type { EndSubscription } from '../../domain/subscription/end';
 import { CHANGE_DOCUMENTS, PRORATION_BEHAVIOURS } from '../../domain/subscription/lifecycle-events';
 import { isCalendarDate } from '../../domain/pricing/calendar';
 import { creditNoteObject } from './credit-note';
+import { documentedAs } from './documented-as';
 import { invoiceObject, subscriptionObject } from './subscription';
 
 /**
@@ -12,9 +13,10 @@ import { invoiceObject, subscriptionObject } from './subscription';
  * reaches the rule as NaN; a missing `units` is `invalid_parameter`, like any missing field.
  */
 export const changeUnitsBody = z.strictObject({
-  units: z
-    .union([z.number(), z.unknown().transform(() => Number.NaN)])
-    .describe('Required: the new total, a whole number from 0 to 999999999 (otherwise units_invalid)'),
+  units: documentedAs(
+    z.union([z.number(), z.unknown().transform(() => Number.NaN)]).describe('Required: the new total, a whole number from 0 to 999999999 (otherwise units_invalid)'),
+    { type: 'integer', minimum: 0, maximum: 999_999_999 },
+  ),
   prorate: z.boolean().default(false),
   proration_behaviour: z.enum(PRORATION_BEHAVIOURS).optional(),
   effective_date: z.string().refine(isCalendarDate, 'must be a date YYYY-MM-DD').optional(),

@@ -1,7 +1,7 @@
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { DEFAULT_SETTINGS, type OrganisationSettings, UNIT_CHANGE_DOCUMENTS } from '../../domain/organisation/settings';
-import { organisationDocument, SETTING_FIELDS } from '../../projections/organisations';
+import { organisationDocument, SETTING_FIELDS } from '../../projections/read-models/organisations';
 
 export const timezoneSchema = z
   .string()

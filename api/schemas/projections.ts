@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ProjectionStatus, RebuildStatus } from '../../projections/runner';
+import type { ProjectionStatus, RebuildStatus } from '../../projections/engine/runner';
 
 /** One read model's projection, as `GET /admin/v1/projections` lists it. */
 export const projectionObject = z

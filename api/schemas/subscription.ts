@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { CreateSubscriptionInput } from '../../commands/subscription/create-subscription';
 import { isCalendarDate } from '../../domain/pricing/calendar';
 import { formatPercent, parsePercent } from '../../domain/pricing/percent';
-import { invoiceDocument } from '../../projections/invoices';
-import { subscriptionDocument } from '../../projections/subscriptions';
+import { invoiceDocument } from '../../projections/read-models/invoices';
+import { subscriptionDocument } from '../../projections/read-models/subscriptions';
 import { customerCode, customerFields, toCustomerFields } from './customer';
 import { amountInput } from './money';
 

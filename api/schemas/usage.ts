@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { UsageRequestEvent } from '../../commands/usage/record-usage';
 import { USAGE_REJECTIONS, type UsageOutcome } from '../../domain/usage/rules';
+import { documentedAs } from './documented-as';
 
 export const MAX_USAGE_EVENTS = 100;
 
@@ -21,8 +22,13 @@ export const usageEventsBody = z.strictObject({
           .describe('The client’s id, unique per organisation: 1 to 255 printable characters'),
         subscription: z.string().describe('Subscription id'),
         meter_code: z.string().describe('Meter code of a meter the subscription’s plan bills'),
-        quantity: z.unknown().describe('Required: a decimal string or number, 0 or more, at most 4 decimal places (otherwise invalid_quantity)'),
-        timestamp: z.unknown().optional().describe('ISO 8601 date and time with its offset; default now (the organisation’s clock)'),
+        quantity: documentedAs(z.unknown().describe('Required: a decimal string or number, 0 or more, at most 4 decimal places (otherwise invalid_quantity)'), {
+          anyOf: [{ type: 'string', pattern: '^\\d{1,12}(\\.\\d{1,4})?$' }, { type: 'number', minimum: 0, maximum: 999_999_999_999.9999 }],
+        }),
+        timestamp: documentedAs(z.unknown().describe('ISO 8601 date and time with its offset; default now (the organisation’s clock)'), {
+          type: 'string',
+          format: 'date-time',
+        }).optional(),
       }),
     )
     .min(1)

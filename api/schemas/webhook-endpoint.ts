@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { webhookDeliveryDocument } from '../../projections/webhook-deliveries';
-import { webhookEndpointDocument } from '../../projections/webhook-endpoints';
+import { webhookDeliveryDocument } from '../../infra/webhooks/deliveries';
+import { webhookEndpointDocument } from '../../projections/read-models/webhook-endpoints';
 import type { EndpointChanges, EndpointInput } from '../../commands/webhook/save-webhook-endpoint';
 
 export const webhookEndpointObject = webhookEndpointDocument.omit({ _organisation: true, _since: true, _secrets: true }).meta({ id: 'WebhookEndpoint' });

@@ -1,7 +1,7 @@
 import type { AccountingSystem } from '../../infra/accounting/port';
-import { organisationCommand } from '../organisation/organisation-command';
-import type { CommandDeps } from '../deps';
-import type { Caller } from '../metadata';
+import { organisationCommand } from '../plumbing/organisation-command';
+import type { CommandDeps } from '../plumbing/deps';
+import type { Caller } from '../plumbing/metadata';
 
 /**
  * Connects a demonstration organisation of the accounting system. The connection request carries a

@@ -1,9 +1,9 @@
 import type { Scope } from '../../domain/api-key/scopes';
 import { newApiKeySecret } from '../../infra/api-key-secret';
 import { newId } from '../../infra/ids';
-import { apiKeyCommand } from '../api-key/api-key-command';
-import type { CommandDeps } from '../deps';
-import type { Caller, OrganisationRef } from '../metadata';
+import { apiKeyCommand } from '../plumbing/api-key-command';
+import type { CommandDeps } from '../plumbing/deps';
+import type { Caller, OrganisationRef } from '../plumbing/metadata';
 
 /** Creates a key and returns its secret, which exists only in this answer. */
 export const createApiKey = async (

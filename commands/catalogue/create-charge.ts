@@ -1,14 +1,9 @@
 import type { ChargeDefinition } from '../../domain/charge/events';
-import { resetScope } from '../../domain/organisation/rules';
-import { derivedId } from '../../infra/ids';
-import { resetGenerationOf } from '../organisation/reset-generation';
-import { chargeCommand } from '../catalogue/charge-command';
-import type { CommandDeps } from '../deps';
-import type { Caller, OrganisationRef } from '../metadata';
-
-/** A charge's id derives from its organisation and code (and the sandbox's reset generation): the stream refuses a second with that code. */
-export const chargeIdFor = (organisationId: string, resetGeneration: number, code: string): string =>
-  derivedId('charge', organisationId, ...resetScope(resetGeneration), code);
+import { resetGenerationOf } from '../plumbing/reset-generation';
+import { chargeCommand } from '../plumbing/charge-command';
+import { chargeIdFor } from '../plumbing/ids-by-code';
+import type { CommandDeps } from '../plumbing/deps';
+import type { Caller, OrganisationRef } from '../plumbing/metadata';
 
 export const createCharge = async (
   deps: CommandDeps,

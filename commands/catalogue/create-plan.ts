@@ -1,20 +1,15 @@
 import type { PlanDefinition, PlanMeter } from '../../domain/catalogue/types';
-import { resetScope } from '../../domain/organisation/rules';
 import { DomainError } from '../../domain/shared/domain-error';
-import { derivedId } from '../../infra/ids';
-import type { CommandDeps } from '../deps';
-import { meterCommand } from '../catalogue/meter-command';
-import { planCommand } from '../catalogue/plan-command';
-import type { Caller, OrganisationRef } from '../metadata';
-import { resetGenerationOf } from '../organisation/reset-generation';
-import { meterIdFor } from './define-meter';
+import type { CommandDeps } from '../plumbing/deps';
+import { meterCommand } from '../plumbing/meter-command';
+import { planCommand } from '../plumbing/plan-command';
+import type { Caller, OrganisationRef } from '../plumbing/metadata';
+import { resetGenerationOf } from '../plumbing/reset-generation';
+import { meterIdFor, planIdFor } from '../plumbing/ids-by-code';
 
 export type PlanInput = Omit<PlanDefinition, 'planId' | 'organisationId' | 'meters'> & {
   meters: (Omit<PlanMeter, 'meterId' | 'name' | 'unitLabels'>)[];
 };
-
-export const planIdFor = (organisationId: string, resetGeneration: number, code: string): string =>
-  derivedId('plan', organisationId, ...resetScope(resetGeneration), code);
 
 /** Resolves each meter by code (its name and labels are copied onto the plan), then creates the plan. */
 export const createPlan = async (deps: CommandDeps, caller: Caller, organisation: OrganisationRef, input: PlanInput) => {

@@ -1,14 +1,9 @@
 import type { UnitLabels } from '../../domain/catalogue/types';
-import { resetScope } from '../../domain/organisation/rules';
-import { derivedId } from '../../infra/ids';
-import { resetGenerationOf } from '../organisation/reset-generation';
-import { meterCommand } from '../catalogue/meter-command';
-import type { CommandDeps } from '../deps';
-import type { Caller, OrganisationRef } from '../metadata';
-
-/** A meter's id derives from its organisation and code (and the sandbox's reset generation): the stream refuses a second with that code. */
-export const meterIdFor = (organisationId: string, resetGeneration: number, code: string): string =>
-  derivedId('meter', organisationId, ...resetScope(resetGeneration), code);
+import { resetGenerationOf } from '../plumbing/reset-generation';
+import { meterIdFor } from '../plumbing/ids-by-code';
+import { meterCommand } from '../plumbing/meter-command';
+import type { CommandDeps } from '../plumbing/deps';
+import type { Caller, OrganisationRef } from '../plumbing/metadata';
 
 export const defineMeter = async (
   deps: CommandDeps,

@@ -1,7 +1,7 @@
 import type { CatalogueStatus } from '../../domain/catalogue/types';
-import { planCommand } from '../catalogue/plan-command';
-import type { CommandDeps } from '../deps';
-import type { Caller, OrganisationRef } from '../metadata';
+import { planCommand } from '../plumbing/plan-command';
+import type { CommandDeps } from '../plumbing/deps';
+import type { Caller, OrganisationRef } from '../plumbing/metadata';
 
 export const updatePlan = (
   deps: CommandDeps,

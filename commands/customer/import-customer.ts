@@ -1,9 +1,6 @@
 import {
+  acceptContact,
   accountingError,
-  checkAdoption,
-  checkExisting,
-  checkImport,
-  checkRequester,
   type ContactFound,
   contactRefusal,
   CUSTOMER_BODY_PARAMS,
@@ -11,24 +8,25 @@ import {
   type CustomerRequest,
   importedCustomer,
   type ImportRequester,
+  planImport,
+  refuseExisting,
 } from '../../domain/customer/import';
-import { resetScope } from '../../domain/organisation/rules';
+import { planLimit } from '../../domain/organisation/rules';
+import type { OpenOrganisation } from '../../domain/organisation/state';
 import { DomainError } from '../../domain/shared/domain-error';
 import { AccountingRefused, type AccountingSystem } from '../../infra/accounting/port';
-import { derivedId } from '../../infra/ids';
-import { customerCommand } from '../customer/customer-command';
-import { loadOpenOrganisation } from '../organisation/load-open-organisation';
-import type { CommandDeps } from '../deps';
-import type { Lookups } from '../lookups';
-import { type Caller, type OrganisationRef, refOf } from '../metadata';
+import { customerCommand } from '../plumbing/customer-command';
+import type { CommandDeps } from '../plumbing/deps';
+import { customerIdFor } from '../plumbing/ids-by-code';
+import { loadOpenOrganisation } from '../plumbing/load-open-organisation';
+import type { Lookups } from '../plumbing/lookups';
+import { type Caller, type OrganisationRef, refOf } from '../plumbing/metadata';
 
 export type CustomerInput = CustomerRequest;
 
 export type ImportDeps = CommandDeps & Readonly<{ accounting: AccountingSystem; lookups: Lookups }>;
 
-/** A customer's id derives from its organisation and code (and the sandbox's reset generation): one customer per code, whoever asks twice. */
-export const customerIdFor = (organisationId: string, resetGeneration: number, code: string): string =>
-  derivedId('customer', organisationId, ...resetScope(resetGeneration), code);
+type ImportOptions = Readonly<{ requester: ImportRequester; params?: CustomerParams }>;
 
 /** Asks the accounting system, turning its answers into the API's refusals. */
 const askLedger = async <T>(call: () => Promise<T>, code: string, params: CustomerParams): Promise<T> => {
@@ -42,51 +40,40 @@ const askLedger = async <T>(call: () => Promise<T>, code: string, params: Custom
 };
 
 /**
- * The API document's three steps, each safe to repeat: an existing customer with the code is
- * returned; else a contact with that contact number is adopted; else the contact is created
- * (idempotently, keyed by the customer's id) and adopted. The rules live in `domain/customer/import.ts`.
+ * The API document's three steps for an organisation the caller loaded, each safe to repeat: an
+ * existing customer with the code is returned; else a contact with that contact number is adopted;
+ * else the contact is created (idempotently, keyed by the customer's id) and adopted. The rules
+ * decide twice, around the accounting system's answer (`planImport`, `acceptContact`).
  */
-export const importCustomer = async (
+export const importCustomerInto = async (
   deps: ImportDeps,
   caller: Caller,
-  organisation: OrganisationRef,
+  org: OpenOrganisation,
   input: CustomerInput,
-  options: Readonly<{ requester: ImportRequester; params?: CustomerParams }>,
+  options: ImportOptions,
 ): Promise<{ customerId: string; created: boolean; position: bigint }> => {
   const params = options.params ?? CUSTOMER_BODY_PARAMS;
-  const org = await loadOpenOrganisation(deps.store, organisation.id);
-  checkRequester(org, options.requester);
   const customerId = customerIdFor(org.organisationId, org.resetGeneration, input.code);
-  const existing = await customerCommand.load(deps.store, customerId);
-  if (existing.state.status !== 'none') {
-    checkExisting(options.requester, input.code, customerId);
-    return { customerId, created: false, position: 0n };
-  }
-  const accounting = checkImport(org, await deps.lookups.customerCount(organisation.id));
+  const existingId = (await customerCommand.load(deps.store, customerId)).state.status === 'none' ? null : customerId;
+  const customerCount = existingId === null && planLimit(org, 'customers') !== null ? await deps.lookups.customerCount(org.organisationId) : 0;
+  const accounting = planImport({ organisation: org, requester: options.requester, code: input.code, existingId, customerCount });
+  if (!accounting) return { customerId, created: false, position: 0n };
 
   const ledger = deps.accounting.tenant(accounting.tenantId);
-  let contact: ContactFound | null = await askLedger(() => ledger.findContactByNumber(input.code), input.code, params);
-  let source: 'adopted_contact' | 'created_contact' = 'adopted_contact';
-  if (contact) {
-    checkAdoption(contact, await deps.lookups.customerWithContact(organisation.id, contact.id), input.code, params);
-  } else {
-    source = 'created_contact';
-    contact = await askLedger(
-      () =>
-        ledger.createContact(
-          { name: input.name, contactNumber: input.code, email: input.email, firstName: input.firstName, lastName: input.lastName },
-          `contact-${customerId}`,
-        ),
-      input.code,
-      params,
-    );
-  }
+  const found: ContactFound | null = await askLedger(() => ledger.findContactByNumber(input.code), input.code, params);
+  const heldBy = found ? await deps.lookups.customerWithContact(org.organisationId, found.id) : null;
+  const decided = acceptContact(input, found, heldBy, params);
+  const contact = decided.source === 'adopted_contact' ? decided.contact : await askLedger(() => ledger.createContact(decided.contact, `contact-${customerId}`), input.code, params);
 
   const result = await customerCommand(deps, customerId, {
     type: 'ImportCustomer',
-    ...importedCustomer({ customerId, organisationId: organisation.id }, input, contact, accounting.tenantId, source),
+    ...importedCustomer({ customerId, organisationId: org.organisationId }, input, contact, accounting.tenantId, decided.source),
   }, caller, refOf(org));
   // Another request imported the same code meanwhile.
-  if (result.events.length === 0) checkExisting(options.requester, input.code, customerId);
+  if (result.events.length === 0) refuseExisting(options.requester, input.code, customerId);
   return { customerId, created: result.events.length > 0, position: result.position };
 };
+
+/** `importCustomerInto` the organisation the command acts for, loaded from its stream. */
+export const importCustomer = async (deps: ImportDeps, caller: Caller, organisation: OrganisationRef, input: CustomerInput, options: ImportOptions) =>
+  importCustomerInto(deps, caller, await loadOpenOrganisation(deps.store, organisation.id), input, options);

@@ -1,7 +1,7 @@
 import type { OrganisationSettings } from '../../domain/organisation/settings';
-import type { CommandDeps } from '../deps';
-import type { Caller } from '../metadata';
-import { organisationCommand } from '../organisation/organisation-command';
+import type { CommandDeps } from '../plumbing/deps';
+import type { Caller } from '../plumbing/metadata';
+import { organisationCommand } from '../plumbing/organisation-command';
 
 export const changeOrganisationSettings = (
   deps: CommandDeps,

@@ -8,16 +8,16 @@ import type { ChangeUnits, RenewalInvoiceFacts } from '../../domain/subscription
 import type { SubscriptionUnitsChangedData } from '../../domain/subscription/lifecycle-events';
 import type { AccountingSystem } from '../../infra/accounting/port';
 import { derivedId } from '../../infra/ids';
-import { planCommand } from '../catalogue/plan-command';
-import { creditNoteCommand } from '../credit-note/credit-note-command';
-import type { CommandDeps } from '../deps';
-import { accountingInvoice } from '../invoice/accounting-invoice';
-import { amendRenewalInvoice } from '../invoice/amend-renewal-invoice';
-import { invoiceCommand } from '../invoice/invoice-command';
-import type { Caller } from '../metadata';
-import { latestPosition } from '../positions';
+import { accountingInvoice } from '../accounting/accounting-invoice';
+import { planCommand } from '../plumbing/plan-command';
+import { creditNoteCommand } from '../plumbing/credit-note-command';
+import type { CommandDeps } from '../plumbing/deps';
+import { amendRenewalInvoice } from './amend-renewal-invoice';
+import { invoiceCommand } from '../plumbing/invoice-command';
+import type { Caller } from '../plumbing/metadata';
+import { latestPosition } from '../plumbing/positions';
 import { type LifecycleContext, loadForChange, operationIdFor } from './load-subscription';
-import { subscriptionCommand } from './subscription-command';
+import { subscriptionCommand } from '../plumbing/subscription-command';
 
 type Deps = CommandDeps & { accounting: AccountingSystem };
 

@@ -7,16 +7,16 @@ import { requireSameRequest } from '../../domain/shared/idempotency';
 import { countsNeeded, type CreateSubscription } from '../../domain/subscription/create';
 import { type SubscriptionCreatedData, subscriptionStream } from '../../domain/subscription/events';
 import { derivedId } from '../../infra/ids';
-import { chargeCommand } from '../catalogue/charge-command';
-import { customerCommand } from '../customer/customer-command';
-import { invoiceCommand } from '../invoice/invoice-command';
-import { loadOpenOrganisation } from '../organisation/load-open-organisation';
-import { planCommand } from '../catalogue/plan-command';
-import { subscriptionCommand } from '../subscription/subscription-command';
-import { planIdFor } from '../catalogue/create-plan';
-import { customerIdFor, type CustomerInput, importCustomer, type ImportDeps } from '../customer/import-customer';
-import { type Caller, refOf } from '../metadata';
-import { latestPosition } from '../positions';
+import { chargeCommand } from '../plumbing/charge-command';
+import { customerCommand } from '../plumbing/customer-command';
+import { invoiceCommand } from '../plumbing/invoice-command';
+import { loadOpenOrganisation } from '../plumbing/load-open-organisation';
+import { planCommand } from '../plumbing/plan-command';
+import { subscriptionCommand } from '../plumbing/subscription-command';
+import { type CustomerInput, importCustomerInto, type ImportDeps } from '../customer/import-customer';
+import { customerIdFor, planIdFor } from '../plumbing/ids-by-code';
+import { type Caller, refOf } from '../plumbing/metadata';
+import { latestPosition } from '../plumbing/positions';
 
 export type CreateSubscriptionInput = Readonly<{
   customerCode: string;
@@ -110,7 +110,7 @@ export const createSubscription = async (
   // The decider has checked every rule when this runs, so a refused request creates no customer.
   const createCustomer = async () => {
     if (command.customer.status === 'none' && input.createCustomer) {
-      await importCustomer(deps, caller, organisation, { code: input.customerCode, ...input.createCustomer }, {
+      await importCustomerInto(deps, caller, org, { code: input.customerCode, ...input.createCustomer }, {
         requester: 'api',
         params: CREATE_CUSTOMER_PARAMS,
       });

@@ -10,16 +10,16 @@ import type { ExistingSubscription, SubscriptionState } from '../../domain/subsc
 import { AccountingRefused, type AccountingSystem } from '../../infra/accounting/port';
 import { derivedId } from '../../infra/ids';
 import { finalUsagePeriodStart } from '../../domain/usage/billing';
-import type { CommandDeps } from '../deps';
-import { accountingInvoice } from '../invoice/accounting-invoice';
-import { invoiceCommand } from '../invoice/invoice-command';
-import type { Caller, OrganisationRef } from '../metadata';
-import { latestPosition } from '../positions';
+import { accountingInvoice } from '../accounting/accounting-invoice';
+import type { CommandDeps } from '../plumbing/deps';
+import { invoiceCommand } from '../plumbing/invoice-command';
+import type { Caller, OrganisationRef } from '../plumbing/metadata';
+import { latestPosition } from '../plumbing/positions';
 import { billUsagePeriod } from '../usage/bill-usage-period';
-import { usageInvoiceIds } from '../usage/usage-states';
+import { usageInvoiceIds } from '../plumbing/usage-states';
 import { type LifecycleContext, loadForChange, operationIdFor } from './load-subscription';
 import { creditNextPeriod, nextPeriodCreditNoteId } from './next-period-documents';
-import { subscriptionCommand } from './subscription-command';
+import { subscriptionCommand } from '../plumbing/subscription-command';
 
 type Deps = CommandDeps & { accounting: AccountingSystem };
 

@@ -1,14 +1,15 @@
 import { derivedId, newId } from '../../infra/ids';
-import type { CommandDeps } from '../deps';
-import { loadOpenOrganisation } from '../organisation/load-open-organisation';
-import { subscriptionCommand } from './subscription-command';
+import type { CommandDeps } from '../plumbing/deps';
+import { loadOpenOrganisation } from '../plumbing/load-open-organisation';
+import { refOf } from '../plumbing/metadata';
+import { subscriptionCommand } from '../plumbing/subscription-command';
 
 /** What every lifecycle handler starts from: the open organisation, its reference, and the subscription's state. */
 export const loadForChange = async (deps: CommandDeps, organisationId: string, subscriptionId: string) => {
   const org = await loadOpenOrganisation(deps.store, organisationId);
   const { state } = await subscriptionCommand.load(deps.store, subscriptionId);
   const now = deps.clocks.forOrganisation(org.organisationId).now().toISOString();
-  return { org, ref: { id: org.organisationId, livemode: org.livemode }, state, now };
+  return { org, ref: refOf(org), state, now };
 };
 
 export type LifecycleContext = Readonly<{ organisationId: string; apiKeyId: string; idempotencyKey: string | null }>;

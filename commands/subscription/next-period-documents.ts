@@ -1,21 +1,21 @@
 import { nextPeriodCreditNote } from '../../domain/credit-note/next-period-credit-note';
-import type { InvoiceRaised } from '../../domain/invoice/events';
+import type { InvoiceEvent } from '../../domain/invoice/events';
 import { reBilledNextPeriodInvoice } from '../../domain/invoice/next-period-invoice';
 import type { NextPeriodCredit } from '../../domain/subscription/lifecycle-events';
 import type { ExistingSubscription } from '../../domain/subscription/lifecycle';
 import { derivedId } from '../../infra/ids';
-import { creditNoteCommand } from '../credit-note/credit-note-command';
-import type { CommandDeps } from '../deps';
-import { invoiceCommand } from '../invoice/invoice-command';
-import type { Caller, OrganisationRef } from '../metadata';
-import { latestPosition } from '../positions';
+import { creditNoteCommand } from '../plumbing/credit-note-command';
+import type { CommandDeps } from '../plumbing/deps';
+import { invoiceCommand } from '../plumbing/invoice-command';
+import type { Caller, OrganisationRef } from '../plumbing/metadata';
+import { latestPosition } from '../plumbing/positions';
 
 type Context = Readonly<{ caller: Caller; ref: OrganisationRef; now: string }>;
 
 /** The id of the credit note an end raises for one invoice's next-period lines. */
 export const nextPeriodCreditNoteId = (operationId: string, invoiceId: string): string => derivedId('creditNote', invoiceId, 'next-period', operationId);
 
-const raisedInvoice = async (deps: CommandDeps, invoiceId: string): Promise<InvoiceRaised['data']> => {
+const raisedInvoice = async (deps: CommandDeps, invoiceId: string): Promise<InvoiceEvent<'InvoiceRaised'>['data']> => {
   const { state } = await invoiceCommand.load(deps.store, invoiceId);
   if (state.status === 'none') throw new Error(`invoice ${invoiceId} is not in the log`);
   return state.invoice;

@@ -3,15 +3,15 @@ import { renewalInvoice } from '../../domain/invoice/renewal-invoice';
 import { dateIn } from '../../domain/pricing/calendar';
 import type { RestoreSubscription } from '../../domain/subscription/restore';
 import { derivedId } from '../../infra/ids';
-import { planCommand } from '../catalogue/plan-command';
-import { customerCommand } from '../customer/customer-command';
-import type { CommandDeps } from '../deps';
-import { invoiceCommand } from '../invoice/invoice-command';
-import type { Caller } from '../metadata';
-import { latestPosition } from '../positions';
+import { planCommand } from '../plumbing/plan-command';
+import { customerCommand } from '../plumbing/customer-command';
+import type { CommandDeps } from '../plumbing/deps';
+import { invoiceCommand } from '../plumbing/invoice-command';
+import type { Caller } from '../plumbing/metadata';
+import { latestPosition } from '../plumbing/positions';
 import { type LifecycleContext, loadForChange, operationIdFor } from './load-subscription';
 import { rebillNextPeriod } from './next-period-documents';
-import { subscriptionCommand } from './subscription-command';
+import { subscriptionCommand } from '../plumbing/subscription-command';
 
 /**
  * `POST /v1/subscriptions/{id}/restore`: loads the customer and plan the rules need, records the

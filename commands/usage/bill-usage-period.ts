@@ -5,13 +5,13 @@ import { DomainError } from '../../domain/shared/domain-error';
 import { metersDuring } from '../../domain/subscription/lifecycle';
 import { decideUsageBill, dueUsagePeriods } from '../../domain/usage/billing';
 import { derivedId } from '../../infra/ids';
-import type { CommandDeps } from '../deps';
-import { invoiceCommand } from '../invoice/invoice-command';
-import { type Caller, eventMetadata } from '../metadata';
-import { loadOpenOrganisation } from '../organisation/load-open-organisation';
-import { latestPosition } from '../positions';
-import { subscriptionCommand } from '../subscription/subscription-command';
-import { billedUsagePeriods, decideOnUsageStream } from './usage-states';
+import type { CommandDeps } from '../plumbing/deps';
+import { invoiceCommand } from '../plumbing/invoice-command';
+import { type Caller, eventMetadata, refOf } from '../plumbing/metadata';
+import { loadOpenOrganisation } from '../plumbing/load-open-organisation';
+import { latestPosition } from '../plumbing/positions';
+import { subscriptionCommand } from '../plumbing/subscription-command';
+import { billedUsagePeriods, decideOnUsageStream } from '../plumbing/usage-states';
 
 export type BillUsagePeriodRequest = Readonly<{ organisationId: string; subscriptionId: string; periodStart: string }>;
 
@@ -43,7 +43,7 @@ const usageLineId = (invoiceId: string, meterId: string): string => derivedId('i
  */
 export const billUsagePeriod = async (deps: CommandDeps, request: BillUsagePeriodRequest, caller: Caller): Promise<BilledUsagePeriod> => {
   const org = await loadOpenOrganisation(deps.store, request.organisationId);
-  const ref = { id: org.organisationId, livemode: org.livemode };
+  const ref = refOf(org);
   const subscription = (await subscriptionCommand.load(deps.store, request.subscriptionId)).state;
   if (subscription.status === 'none' || subscription.subscription.organisationId !== org.organisationId) {
     throw new DomainError('not_found', 'subscription_not_found', `No subscription ${request.subscriptionId}.`, 'subscription');

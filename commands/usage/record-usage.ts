@@ -2,15 +2,15 @@ import { decideUsage } from '../../domain/usage/decider';
 import type { UsageState } from '../../domain/usage/state';
 import { RecentlyUsed } from '../../infra/recently-used';
 import { type SentUsage, type UsageCalendar, usageCalendar, usageCalendarKey, type UsageOutcome, type UsageSubscription, usageSubscriptionOf } from '../../domain/usage/rules';
-import type { CommandDeps } from '../deps';
-import type { Lookups } from '../lookups';
-import { type Caller, eventMetadata, type OrganisationRef } from '../metadata';
-import { latestPosition } from '../positions';
-import { resetGenerationOf } from '../organisation/reset-generation';
-import { subscriptionCommand } from '../subscription/subscription-command';
+import type { CommandDeps } from '../plumbing/deps';
+import type { Lookups } from '../plumbing/lookups';
+import { type Caller, eventMetadata, type OrganisationRef } from '../plumbing/metadata';
+import { latestPosition } from '../plumbing/positions';
+import { resetGenerationOf } from '../plumbing/reset-generation';
+import { subscriptionCommand } from '../plumbing/subscription-command';
 import { type UsageIdClaim, usageIdClaimsOf } from './usage-id-claims';
 import { confirmHolders, type StoredUsageId } from './usage-id-holders';
-import { decideOnUsageStream, type UsageStateSource } from './usage-states';
+import { decideOnUsageStream, type UsageStateSource } from '../plumbing/usage-states';
 
 /** One event of a request, with the subscription it names. */
 export type UsageRequestEvent = SentUsage & Readonly<{ subscription: string }>;

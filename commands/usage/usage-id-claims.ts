@@ -1,4 +1,4 @@
-import { perStore } from '../per-store';
+import { perStore } from '../plumbing/per-store';
 
 /** One decision's claim on the ids it stores: in flight until its append commits at `position` (0n once released). */
 export type UsageIdClaim = { readonly organisationId: string; readonly subscriptionId: string; readonly eventIds: readonly string[]; position: bigint | null };

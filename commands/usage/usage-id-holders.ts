@@ -1,6 +1,6 @@
 import { decodeEvent } from '../../domain/decode-event';
 import { forEachStoredUsage } from '../../domain/usage/decider';
-import { type UsageEvent, usageStream } from '../../domain/usage/events';
+import { usageStream } from '../../domain/usage/events';
 import type { UsageIdHolder } from '../../domain/usage/state';
 import type { EventStore } from '../../infra/event-store/port';
 
@@ -25,7 +25,7 @@ export const confirmHolders = async (store: EventStore, holders: ReadonlyMap<str
   const confirmed = new Map<string, StoredUsageId[]>();
   for (const { holder, eventIds } of wanted.values()) {
     const [stored] = await store.readStreamToFold(usageStream(holder.subscriptionId), holder.revision, 1);
-    const event = stored && (decodeEvent(stored) as unknown as UsageEvent);
+    const event = stored && decodeEvent(stored);
     if (event?.type !== 'UsageRecorded') continue;
     forEachStoredUsage(event.data, (eventId, details) => {
       if (!eventIds.has(eventId)) return;

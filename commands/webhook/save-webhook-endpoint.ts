@@ -3,10 +3,10 @@ import { hostOf } from '../../domain/webhook/endpoint-rules';
 import { refusedRange } from '../../domain/webhook/address';
 import { newId, randomBase62 } from '../../infra/ids';
 import type { Resolver } from '../../infra/webhooks/resolver';
-import type { CommandDeps } from '../deps';
-import type { Lookups } from '../lookups';
-import type { Caller, OrganisationRef } from '../metadata';
-import { webhookEndpointCommand } from './webhook-endpoint-command';
+import type { CommandDeps } from '../plumbing/deps';
+import type { Lookups } from '../plumbing/lookups';
+import type { Caller, OrganisationRef } from '../plumbing/metadata';
+import { webhookEndpointCommand } from '../plumbing/webhook-endpoint-command';
 
 export type WebhookCommandDeps = CommandDeps & Readonly<{ lookups: Lookups; resolveHost: Resolver; allowLoopback: boolean }>;
 

@@ -1,13 +1,13 @@
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
-import type { ApiKeyCreated, ApiKeyEvent } from './events';
+import type { ApiKeyEvent } from './events';
 
 export type ApiKeyState =
   | { status: 'none' }
   | { status: 'active' | 'revoked'; apiKeyId: string; organisationId: string };
 
 export type ApiKeyCommand =
-  | ({ type: 'CreateApiKey'; now: string } & ApiKeyCreated['data'])
+  | ({ type: 'CreateApiKey'; now: string } & ApiKeyEvent<'ApiKeyCreated'>['data'])
   | { type: 'RevokeApiKey'; organisationId: string };
 
 const notFound = () => new DomainError('not_found', 'api_key_not_found', 'No such API key.', 'id');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EventDefinition } from '../shared/event-definition';
+import { defineEvents, type EventOf } from '../shared/define-events';
 import { SCOPES } from './scopes';
 
 const created = z.object({
@@ -17,13 +17,10 @@ const created = z.object({
 
 const revoked = z.object({ apiKeyId: z.string(), organisationId: z.string() });
 
-export type ApiKeyCreated = { type: 'ApiKeyCreated'; data: z.infer<typeof created> };
-export type ApiKeyRevoked = { type: 'ApiKeyRevoked'; data: z.infer<typeof revoked> };
-export type ApiKeyEvent = ApiKeyCreated | ApiKeyRevoked;
-
-export const apiKeyEventDefinitions: EventDefinition[] = [
-  { type: 'ApiKeyCreated', version: 1, schema: created },
-  { type: 'ApiKeyRevoked', version: 1, schema: revoked },
-];
+export const apiKeyEvents = defineEvents({
+  ApiKeyCreated: created,
+  ApiKeyRevoked: revoked,
+});
+export type ApiKeyEvent<Type extends keyof typeof apiKeyEvents = keyof typeof apiKeyEvents> = EventOf<typeof apiKeyEvents, Type>;
 
 export const apiKeyStream = (apiKeyId: string): string => `api_key-${apiKeyId}`;

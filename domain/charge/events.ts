@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { amount, CATALOGUE_STATUSES } from '../catalogue/types';
-import type { EventDefinition } from '../shared/event-definition';
+import { defineEvents, type EventOf } from '../shared/define-events';
 
 export const chargeSchema = z.object({
   chargeId: z.string(),
@@ -15,9 +15,10 @@ export const chargeSchema = z.object({
 });
 
 export type ChargeDefinition = z.infer<typeof chargeSchema>;
-export type ChargeCreated = { type: 'ChargeCreated'; data: ChargeDefinition };
-export type ChargeEvent = ChargeCreated;
 
-export const chargeEventDefinitions: EventDefinition[] = [{ type: 'ChargeCreated', version: 1, schema: chargeSchema }];
+export const chargeEvents = defineEvents({
+  ChargeCreated: chargeSchema,
+});
+export type ChargeEvent<Type extends keyof typeof chargeEvents = keyof typeof chargeEvents> = EventOf<typeof chargeEvents, Type>;
 
 export const chargeStream = (chargeId: string): string => `charge-${chargeId}`;

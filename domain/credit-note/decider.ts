@@ -1,9 +1,9 @@
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
-import type { CreditNoteAllocated, CreditNoteEvent, CreditNoteRaisedData, CreditNoteStatusObserved, CreditNoteSynced } from './events';
+import type { CreditNoteEvent, CreditNoteRaisedData } from './events';
 
 /** What is known of the credit note in the accounting system (`updatedAt` null when known from our own push or allocation). */
-export type ObservedCreditNote = Omit<CreditNoteStatusObserved['data'], 'creditNoteId' | 'updatedAt'> & { updatedAt: string | null };
+export type ObservedCreditNote = Omit<CreditNoteEvent<'CreditNoteStatusObserved'>['data'], 'creditNoteId' | 'updatedAt'> & { updatedAt: string | null };
 
 export type CreditNoteState =
   | { status: 'none' }
@@ -20,10 +20,10 @@ export type CreditNoteState =
 export type CreditNoteCommand =
   | ({ type: 'RaiseCreditNote' } & CreditNoteRaisedData)
   /** With the allocation made right after the push, when there was one: both recorded in one append. */
-  | ({ type: 'RecordCreditNoteSynced'; allocation?: CreditNoteAllocated['data'] } & CreditNoteSynced['data'])
+  | ({ type: 'RecordCreditNoteSynced'; allocation?: CreditNoteEvent<'CreditNoteAllocated'>['data'] } & CreditNoteEvent<'CreditNoteSynced'>['data'])
   | { type: 'RecordCreditNoteSyncFailed'; creditNoteId: string; error: string }
-  | ({ type: 'RecordCreditNoteAllocated' } & CreditNoteAllocated['data'])
-  | ({ type: 'RecordCreditNoteStatusObserved' } & CreditNoteStatusObserved['data']);
+  | ({ type: 'RecordCreditNoteAllocated' } & CreditNoteEvent<'CreditNoteAllocated'>['data'])
+  | ({ type: 'RecordCreditNoteStatusObserved' } & CreditNoteEvent<'CreditNoteStatusObserved'>['data']);
 
 const sameObservation = (a: ObservedCreditNote, b: Omit<ObservedCreditNote, 'updatedAt'>): boolean =>
   a.status === b.status && a.total === b.total && a.remainingCredit === b.remainingCredit && a.sent === b.sent;

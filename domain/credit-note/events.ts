@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EventDefinition } from '../shared/event-definition';
+import { defineEvents, type EventOf } from '../shared/define-events';
 
 export const DOCUMENT_STATUSES = ['draft', 'awaiting_approval', 'approved', 'paid', 'voided', 'deleted'] as const;
 
@@ -61,19 +61,14 @@ const statusObserved = z.object({
 });
 
 export type CreditNoteRaisedData = z.infer<typeof raised>;
-export type CreditNoteRaised = { type: 'CreditNoteRaised'; data: CreditNoteRaisedData };
-export type CreditNoteSynced = { type: 'CreditNoteSynced'; data: z.infer<typeof synced> };
-export type CreditNoteSyncFailed = { type: 'CreditNoteSyncFailed'; data: z.infer<typeof syncFailed> };
-export type CreditNoteAllocated = { type: 'CreditNoteAllocated'; data: z.infer<typeof allocated> };
-export type CreditNoteStatusObserved = { type: 'CreditNoteStatusObserved'; data: z.infer<typeof statusObserved> };
-export type CreditNoteEvent = CreditNoteRaised | CreditNoteSynced | CreditNoteSyncFailed | CreditNoteAllocated | CreditNoteStatusObserved;
 
-export const creditNoteEventDefinitions: EventDefinition[] = [
-  { type: 'CreditNoteRaised', version: 1, schema: raised },
-  { type: 'CreditNoteSynced', version: 1, schema: synced },
-  { type: 'CreditNoteSyncFailed', version: 1, schema: syncFailed },
-  { type: 'CreditNoteAllocated', version: 1, schema: allocated },
-  { type: 'CreditNoteStatusObserved', version: 1, schema: statusObserved },
-];
+export const creditNoteEvents = defineEvents({
+  CreditNoteRaised: raised,
+  CreditNoteSynced: synced,
+  CreditNoteSyncFailed: syncFailed,
+  CreditNoteAllocated: allocated,
+  CreditNoteStatusObserved: statusObserved,
+});
+export type CreditNoteEvent<Type extends keyof typeof creditNoteEvents = keyof typeof creditNoteEvents> = EventOf<typeof creditNoteEvents, Type>;
 
 export const creditNoteStream = (creditNoteId: string): string => `credit_note-${creditNoteId}`;

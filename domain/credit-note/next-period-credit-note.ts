@@ -1,5 +1,5 @@
 import { formatMoney, parseMoney } from '../pricing/money';
-import type { InvoiceRaised } from '../invoice/events';
+import type { InvoiceEvent } from '../invoice/events';
 import { nextPeriodLines } from '../invoice/next-period-invoice';
 import type { SubscriptionCreatedData } from '../subscription/events';
 import type { CreditNoteRaisedData } from './events';
@@ -11,7 +11,7 @@ import type { CreditNoteRaisedData } from './events';
  */
 export const nextPeriodCreditNote = (input: {
   subscription: SubscriptionCreatedData;
-  invoice: InvoiceRaised['data'];
+  invoice: InvoiceEvent<'InvoiceRaised'>['data'];
   creditNoteId: string;
   lineIds: (index: number) => string;
   now: string;

@@ -1,6 +1,6 @@
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
-import type { CustomerEvent, CustomerImported, CustomerUpdated } from './events';
+import type { CustomerEvent } from './events';
 
 export type CustomerStatus = 'active' | 'inactive';
 
@@ -19,8 +19,8 @@ export type CustomerState =
     };
 
 export type CustomerCommand =
-  | ({ type: 'ImportCustomer' } & CustomerImported['data'])
-  | ({ type: 'UpdateCustomer' } & Omit<CustomerUpdated['data'], 'customerId'>)
+  | ({ type: 'ImportCustomer' } & CustomerEvent<'CustomerImported'>['data'])
+  | ({ type: 'UpdateCustomer' } & Omit<CustomerEvent<'CustomerUpdated'>['data'], 'customerId'>)
   | { type: 'LinkContact'; accountingContactId: string; tenantId: string };
 
 /**

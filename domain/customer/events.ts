@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EventDefinition } from '../shared/event-definition';
+import { defineEvents, type EventOf } from '../shared/define-events';
 
 const contact = {
   name: z.string().nullable(),
@@ -35,15 +35,11 @@ const updated = z.object({
  */
 const contactLinked = z.object({ customerId: z.string(), organisationId: z.string(), accountingContactId: z.string(), tenantId: z.string().optional() });
 
-export type CustomerImported = { type: 'CustomerImported'; data: z.infer<typeof imported> };
-export type CustomerUpdated = { type: 'CustomerUpdated'; data: z.infer<typeof updated> };
-export type CustomerContactLinked = { type: 'CustomerContactLinked'; data: z.infer<typeof contactLinked> };
-export type CustomerEvent = CustomerImported | CustomerUpdated | CustomerContactLinked;
-
-export const customerEventDefinitions: EventDefinition[] = [
-  { type: 'CustomerImported', version: 1, schema: imported },
-  { type: 'CustomerUpdated', version: 1, schema: updated },
-  { type: 'CustomerContactLinked', version: 1, schema: contactLinked },
-];
+export const customerEvents = defineEvents({
+  CustomerImported: imported,
+  CustomerUpdated: updated,
+  CustomerContactLinked: contactLinked,
+});
+export type CustomerEvent<Type extends keyof typeof customerEvents = keyof typeof customerEvents> = EventOf<typeof customerEvents, Type>;
 
 export const customerStream = (customerId: string): string => `customer-${customerId}`;

@@ -1,7 +1,7 @@
-import type { OpenOrganisation } from '../organisation/state';
+import type { AccountingConnection, OpenOrganisation } from '../organisation/state';
 import { requireAccountingConnected, requireContactCreationAllowed, requireWithinPlanLimit } from '../organisation/rules';
 import { DomainError } from '../shared/domain-error';
-import type { CustomerImported } from './events';
+import type { CustomerEvent } from './events';
 
 /**
  * The rules of importing a customer (the API document's three steps): find the customer by code,
@@ -27,30 +27,62 @@ export type ContactFound = Readonly<{
 
 export type CustomerRequest = Readonly<{ code: string; name: string; firstName: string | null; lastName: string | null; email: string | null }>;
 
-/** Checked first, even when the customer exists. */
-export const checkRequester = (organisation: OpenOrganisation, requester: ImportRequester): void => {
-  if (requester === 'api') requireContactCreationAllowed(organisation);
-};
-
-export const checkExisting = (requester: ImportRequester, code: string, customerId: string): void => {
+/** An operator's import refuses a code a customer already has; the API answers that customer. */
+export const refuseExisting = (requester: ImportRequester, code: string, customerId: string): void => {
   if (requester === 'operator') {
     throw new DomainError('conflict', 'customer_exists', `A customer with code ${code} exists: ${customerId}.`, 'code');
   }
 };
 
-/** Before the accounting system is asked anything: connected, and within the customer limit. */
-export const checkImport = (organisation: OpenOrganisation, customerCount: number) => {
+/** What an import is decided on before the accounting system is asked anything, as the handler loaded it. */
+export type ImportFacts = Readonly<{
+  organisation: OpenOrganisation;
+  requester: ImportRequester;
+  code: string;
+  /** The customer with the code, where its stream holds one. */
+  existingId: string | null;
+  /** The organisation's customers, where its plan caps them (`planLimit`; else 0). */
+  customerCount: number;
+}>;
+
+/**
+ * Step 1, before the accounting system is asked: the API needs the organisation's permission to
+ * create contacts (checked first, even when the customer exists); an existing customer is the answer
+ * (an operator's import refuses it); else the organisation must be connected and within its customer
+ * limit, and the contact is sought in the accounting system it answers (null: the customer exists).
+ */
+export const planImport = (facts: ImportFacts): AccountingConnection | null => {
+  const { organisation, requester, existingId } = facts;
+  if (requester === 'api') requireContactCreationAllowed(organisation);
+  if (existingId !== null) {
+    refuseExisting(requester, facts.code, existingId);
+    return null;
+  }
   const accounting = requireAccountingConnected(organisation);
-  requireWithinPlanLimit(organisation, 'customers', customerCount);
+  requireWithinPlanLimit(organisation, 'customers', facts.customerCount);
   return accounting;
 };
 
-/** Step 2: an archived contact, or one another customer holds, cannot be adopted. */
-export const checkAdoption = (contact: ContactFound, heldBy: string | null, code: string, params: CustomerParams): void => {
-  if (contact.archived) throw new DomainError('conflict', 'accounting_contact_archived', `The contact with code ${code} is archived.`, params.code);
-  if (heldBy !== null) {
-    throw new DomainError('conflict', 'customer_not_importable', `The contact with code ${code} belongs to another customer.`, params.code);
+/** What step 2 came to: the contact found, adopted; or none, so one is created from the request. */
+export type ContactDecision = Readonly<{ source: 'adopted_contact'; contact: ContactFound }> | Readonly<{ source: 'created_contact'; contact: NewContactRequest }>;
+
+/** A new contact as the request describes it; its contact number is the customer's code. */
+export type NewContactRequest = Readonly<{ name: string; contactNumber: string; email: string | null; firstName: string | null; lastName: string | null }>;
+
+/**
+ * Step 2, given the accounting system's contact with the code's number (and the customer holding it,
+ * if any): adopted, unless archived or another customer's; with none, step 3 creates it.
+ */
+export const acceptContact = (request: CustomerRequest, found: ContactFound | null, heldBy: string | null, params: CustomerParams): ContactDecision => {
+  if (!found) {
+    const { code, name, email, firstName, lastName } = request;
+    return { source: 'created_contact', contact: { name, contactNumber: code, email, firstName, lastName } };
   }
+  if (found.archived) throw new DomainError('conflict', 'accounting_contact_archived', `The contact with code ${request.code} is archived.`, params.code);
+  if (heldBy !== null) {
+    throw new DomainError('conflict', 'customer_not_importable', `The contact with code ${request.code} belongs to another customer.`, params.code);
+  }
+  return { source: 'adopted_contact', contact: found };
 };
 
 /** What the accounting system's refusal of a new contact means to the caller. */
@@ -70,8 +102,8 @@ export const importedCustomer = (
   request: CustomerRequest,
   contact: ContactFound,
   tenantId: string,
-  source: CustomerImported['data']['source'],
-): CustomerImported['data'] => ({
+  source: CustomerEvent<'CustomerImported'>['data']['source'],
+): CustomerEvent<'CustomerImported'>['data'] => ({
   ...ids,
   code: request.code,
   ...(source === 'adopted_contact'

@@ -1,7 +1,7 @@
 import { parseMoney } from '../pricing/money';
 import type { ExistingSubscription } from '../subscription/lifecycle';
 import type { CarriedCharges } from '../subscription/lifecycle-events';
-import type { InvoiceRaised } from './events';
+import type { InvoiceEvent } from './events';
 import { subscriptionInvoice } from './first-invoice';
 import { changeOf, isRenewalLine } from './renewal-invoice';
 import { expansionLine } from './unit-change-invoice';
@@ -16,12 +16,12 @@ export const carriedChargesInvoice = (
   input: Readonly<{
     state: ExistingSubscription;
     carried: NonNullable<CarriedCharges>;
-    removed: InvoiceRaised['data'] | null;
+    removed: InvoiceEvent<'InvoiceRaised'>['data'] | null;
     lineIds: (index: number) => string;
     now: string;
     paymentTermsDays: number;
   }>,
-): InvoiceRaised['data'] => {
+): InvoiceEvent<'InvoiceRaised'>['data'] => {
   const { state, carried } = input;
   const kept = (input.removed?.lines ?? []).filter((line) => !isRenewalLine(line));
   const lines = [

@@ -1,16 +1,16 @@
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
 import { documentNotAvailable } from '../subscription/change-units';
-import type { InvoiceEvent, InvoiceLinesAmended, InvoiceRaised, InvoiceRemoved, InvoiceStatusObserved, InvoiceSynced } from './events';
+import type { InvoiceEvent } from './events';
 
 /** What the accounting system last said of the invoice (at its push, then at each poll that saw a change). */
-export type Observed = Omit<InvoiceStatusObserved['data'], 'invoiceId' | 'updatedAt'> & { updatedAt: string | null };
+export type Observed = Omit<InvoiceEvent<'InvoiceStatusObserved'>['data'], 'invoiceId' | 'updatedAt'> & { updatedAt: string | null };
 
 export type InvoiceState =
   | { status: 'none' }
   | {
       status: 'raised';
-      invoice: InvoiceRaised['data'];
+      invoice: InvoiceEvent<'InvoiceRaised'>['data'];
       sync: 'pending' | 'failed' | 'synced';
       accountingInvoiceId?: string;
       /** The accounting organisation holding it (unknown for a push recorded before it was kept). */
@@ -22,21 +22,21 @@ export type InvoiceState =
     }
   | {
       status: 'removed';
-      invoice: InvoiceRaised['data'];
-      removal: InvoiceRemoved['data']['status'];
+      invoice: InvoiceEvent<'InvoiceRaised'>['data'];
+      removal: InvoiceEvent<'InvoiceRemoved'>['data']['status'];
       sync: 'pending' | 'failed' | 'synced';
       number: string | null;
       observed: Observed | null;
     };
 
 export type InvoiceCommand =
-  | ({ type: 'RaiseInvoice' } & InvoiceRaised['data'])
-  | ({ type: 'RecordInvoiceSynced' } & InvoiceSynced['data'])
+  | ({ type: 'RaiseInvoice' } & InvoiceEvent<'InvoiceRaised'>['data'])
+  | ({ type: 'RecordInvoiceSynced' } & InvoiceEvent<'InvoiceSynced'>['data'])
   | { type: 'RecordInvoiceSyncFailed'; invoiceId: string; error: string }
-  | ({ type: 'RecordInvoiceRemoved' } & InvoiceRemoved['data'])
+  | ({ type: 'RecordInvoiceRemoved' } & InvoiceEvent<'InvoiceRemoved'>['data'])
   | { type: 'RequestInvoiceSyncRetry'; invoiceId: string }
-  | ({ type: 'RecordInvoiceStatusObserved' } & InvoiceStatusObserved['data'])
-  | ({ type: 'AmendInvoiceLines' } & InvoiceLinesAmended['data']);
+  | ({ type: 'RecordInvoiceStatusObserved' } & InvoiceEvent<'InvoiceStatusObserved'>['data'])
+  | ({ type: 'AmendInvoiceLines' } & InvoiceEvent<'InvoiceLinesAmended'>['data']);
 
 const sameObservation = (a: Observed, b: Omit<Observed, 'updatedAt'>): boolean =>
   a.status === b.status && a.total === b.total && a.amountPaid === b.amountPaid && a.creditNoteAmount === b.creditNoteAmount && a.sent === b.sent;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EventDefinition } from '../shared/event-definition';
+import { defineEvents, type EventOf } from '../shared/define-events';
 
 export const invoiceLineSchema = z.object({
   lineId: z.string(),
@@ -80,30 +80,15 @@ const linesAmended = z.object({
 /** Ending a subscription voided (approved) or deleted (any other) the invoice in the accounting system. */
 const removed = z.object({ invoiceId: z.string(), status: z.enum(['voided', 'deleted']) });
 
-export type InvoiceRaised = { type: 'InvoiceRaised'; data: z.infer<typeof raised> };
-export type InvoiceSynced = { type: 'InvoiceSynced'; data: z.infer<typeof synced> };
-export type InvoiceSyncFailed = { type: 'InvoiceSyncFailed'; data: z.infer<typeof syncFailed> };
-export type InvoiceSyncRetryRequested = { type: 'InvoiceSyncRetryRequested'; data: z.infer<typeof syncRetryRequested> };
-export type InvoiceStatusObserved = { type: 'InvoiceStatusObserved'; data: z.infer<typeof statusObserved> };
-export type InvoiceRemoved = { type: 'InvoiceRemoved'; data: z.infer<typeof removed> };
-export type InvoiceLinesAmended = { type: 'InvoiceLinesAmended'; data: z.infer<typeof linesAmended> };
-export type InvoiceEvent =
-  | InvoiceRaised
-  | InvoiceSynced
-  | InvoiceSyncFailed
-  | InvoiceRemoved
-  | InvoiceSyncRetryRequested
-  | InvoiceStatusObserved
-  | InvoiceLinesAmended;
-
-export const invoiceEventDefinitions: EventDefinition[] = [
-  { type: 'InvoiceRaised', version: 1, schema: raised },
-  { type: 'InvoiceSynced', version: 1, schema: synced },
-  { type: 'InvoiceSyncFailed', version: 1, schema: syncFailed },
-  { type: 'InvoiceSyncRetryRequested', version: 1, schema: syncRetryRequested },
-  { type: 'InvoiceStatusObserved', version: 1, schema: statusObserved },
-  { type: 'InvoiceRemoved', version: 1, schema: removed },
-  { type: 'InvoiceLinesAmended', version: 1, schema: linesAmended },
-];
+export const invoiceEvents = defineEvents({
+  InvoiceRaised: raised,
+  InvoiceSynced: synced,
+  InvoiceSyncFailed: syncFailed,
+  InvoiceSyncRetryRequested: syncRetryRequested,
+  InvoiceStatusObserved: statusObserved,
+  InvoiceRemoved: removed,
+  InvoiceLinesAmended: linesAmended,
+});
+export type InvoiceEvent<Type extends keyof typeof invoiceEvents = keyof typeof invoiceEvents> = EventOf<typeof invoiceEvents, Type>;
 
 export const invoiceStream = (invoiceId: string): string => `invoice-${invoiceId}`;

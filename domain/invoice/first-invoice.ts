@@ -4,7 +4,7 @@ import { formatMoney, type Money, parseMoney, sum } from '../pricing/money';
 import { discountOf, netOf, parsePercent } from '../pricing/percent';
 import { planAmount } from '../pricing/pricing';
 import type { SubscriptionCreatedData } from '../subscription/events';
-import type { InvoiceLine, InvoiceRaised } from './events';
+import type { InvoiceEvent, InvoiceLine } from './events';
 
 export type FirstInvoiceInput = Readonly<{
   subscription: SubscriptionCreatedData;
@@ -34,7 +34,7 @@ export const netLine = (
  * crash can raise it again): its first period's recurring fee, and the one-off
  * charges (discounted only where `apply_discount` is true), all revenue type `new_subscription`.
  */
-export const firstInvoice = (input: FirstInvoiceInput): InvoiceRaised['data'] => {
+export const firstInvoice = (input: FirstInvoiceInput): InvoiceEvent<'InvoiceRaised'>['data'] => {
   const { subscription } = input;
   const percent = parsePercent(subscription.discountPercent) ?? 0n;
   const fee = planAmount(
@@ -87,7 +87,7 @@ export const subscriptionInvoice = (
   now: string,
   paymentTermsDays: number,
   lines: InvoiceLine[],
-): InvoiceRaised['data'] => ({
+): InvoiceEvent<'InvoiceRaised'>['data'] => ({
   invoiceId,
   organisationId: subscription.organisationId,
   customerId: subscription.customerId,

@@ -1,6 +1,6 @@
 import { startOfDate } from '../pricing/calendar';
 import type { SubscriptionCreatedData } from '../subscription/events';
-import type { InvoiceLine, InvoiceRaised } from './events';
+import type { InvoiceEvent, InvoiceLine } from './events';
 import { subscriptionInvoice } from './first-invoice';
 
 /**
@@ -8,7 +8,7 @@ import { subscriptionInvoice } from './first-invoice';
  * effective from its renewal date (a `separate` increase's next-period line, every line of a
  * restore's re-billing).
  */
-export const nextPeriodLines = (subscription: SubscriptionCreatedData, invoice: InvoiceRaised['data']): InvoiceLine[] => {
+export const nextPeriodLines = (subscription: SubscriptionCreatedData, invoice: InvoiceEvent<'InvoiceRaised'>['data']): InvoiceLine[] => {
   const from = startOfDate(subscription.renewalDate, subscription.timezone);
   return invoice.lines.filter((line) => line.effectiveDate === from);
 };
@@ -19,12 +19,12 @@ export const nextPeriodLines = (subscription: SubscriptionCreatedData, invoice: 
  */
 export const reBilledNextPeriodInvoice = (input: {
   subscription: SubscriptionCreatedData;
-  credited: readonly InvoiceRaised['data'][];
+  credited: readonly InvoiceEvent<'InvoiceRaised'>['data'][];
   invoiceId: string;
   lineIds: (index: number) => string;
   now: string;
   paymentTermsDays: number;
-}): InvoiceRaised['data'] => {
+}): InvoiceEvent<'InvoiceRaised'>['data'] => {
   const lines = input.credited.flatMap((invoice) => nextPeriodLines(input.subscription, invoice)).map((line, i) => ({ ...line, lineId: input.lineIds(i) }));
   return subscriptionInvoice(input.subscription, input.invoiceId, input.now, input.paymentTermsDays, lines);
 };

@@ -1,11 +1,11 @@
 import { addDaysToInstant } from '../pricing/calendar';
-import type { InvoiceRaised } from './events';
+import type { InvoiceEvent } from './events';
 
 /** A removed renewal invoice raised again by a restore: the same lines under new ids, dated now. */
 export const reRaisedInvoice = (
-  removed: InvoiceRaised['data'],
+  removed: InvoiceEvent<'InvoiceRaised'>['data'],
   input: { invoiceId: string; lineIds: readonly string[]; now: string; paymentTermsDays: number },
-): InvoiceRaised['data'] => ({
+): InvoiceEvent<'InvoiceRaised'>['data'] => ({
   ...removed,
   invoiceId: input.invoiceId,
   invoiceDate: input.now,

@@ -1,29 +1,39 @@
 import { planHasUnits } from '../catalogue/types';
 import { startOfDate } from '../pricing/calendar';
-import { parseMoney } from '../pricing/money';
+import { type Money, parseMoney } from '../pricing/money';
 import { discountOf, parsePercent } from '../pricing/percent';
-import { planAmount } from '../pricing/pricing';
+import { planAmount, type PlanPricing } from '../pricing/pricing';
 import type { ExistingSubscription } from '../subscription/lifecycle';
-import type { SubscriptionRenewalInvoiceRaised, SubscriptionUnitsChanged } from '../subscription/lifecycle-events';
+import type { LifecycleEvent } from '../subscription/lifecycle-events';
 import { nextPeriod, renewalPricing } from '../subscription/schedule';
-import type { InvoiceLine, InvoiceRaised } from './events';
+import type { InvoiceEvent, InvoiceLine } from './events';
 import { invoiceTotal, netLine, subscriptionInvoice } from './first-invoice';
 import { expansionLine } from './unit-change-invoice';
 
 export type RenewalInvoiceInput = Readonly<{
   /** The subscription as it stood once the renewal invoice was recorded (its CPI prices included). */
   state: ExistingSubscription;
-  raised: SubscriptionRenewalInvoiceRaised['data'];
+  raised: LifecycleEvent<'SubscriptionRenewalInvoiceRaised'>['data'];
   lineIds: (index: number) => string;
   now: string;
   paymentTermsDays: number;
 }>;
 
+/**
+ * What a renewal line bills for one whole period at these units and prices: the plan's fee and the
+ * subscription's discount on it (the line's amount and discount_amount; its charge_amount is their
+ * difference). The MRR of a subscription is this, normalised to a month.
+ */
+export const wholePeriodFee = (pricing: PlanPricing, units: number, discountPercent: string): Readonly<{ fee: Money; discount: Money }> => {
+  const fee = planAmount(pricing, units);
+  return { fee, discount: discountOf(fee, parsePercent(discountPercent) ?? 0n) };
+};
+
 /** The renewal line of a period: the whole-period fee at these units and prices, revenue type `renewal`, effective from the renewal date. */
 export const renewalLine = (state: ExistingSubscription, period: Readonly<{ start: string; end: string }>, units: number, lineId: string): InvoiceLine => {
   const { subscription } = state;
   const { pricing } = renewalPricing(state);
-  const fee = planAmount({ type: pricing.planType, price: pricing.price, freeUnits: pricing.freeUnits, tiers: pricing.tiers }, units);
+  const { fee, discount } = wholePeriodFee({ type: pricing.planType, price: pricing.price, freeUnits: pricing.freeUnits, tiers: pricing.tiers }, units, subscription.discountPercent);
   return netLine(
     {
       lineId,
@@ -37,12 +47,12 @@ export const renewalLine = (state: ExistingSubscription, period: Readonly<{ star
       effectiveDate: startOfDate(period.start, subscription.timezone),
     },
     fee,
-    discountOf(fee, parsePercent(subscription.discountPercent) ?? 0n),
+    discount,
   );
 };
 
 /** The unit change an adjustment was recorded by. */
-export const changeOf = (state: ExistingSubscription, changeId: string): SubscriptionUnitsChanged['data'] => {
+export const changeOf = (state: ExistingSubscription, changeId: string): LifecycleEvent<'SubscriptionUnitsChanged'>['data'] => {
   const event = state.life.operations[changeId];
   if (event?.type !== 'SubscriptionUnitsChanged') throw new Error(`no unit change ${changeId}`);
   return event.data;
@@ -54,7 +64,7 @@ export const changeOf = (state: ExistingSubscription, changeId: string): Subscri
  * moment and the prices of the period (CPI included), then one line per `charge_on_renewal`
  * adjustment it bills, each net of the subscription's discount.
  */
-export const renewalInvoice = (input: RenewalInvoiceInput): InvoiceRaised['data'] => {
+export const renewalInvoice = (input: RenewalInvoiceInput): InvoiceEvent<'InvoiceRaised'>['data'] => {
   const { state, raised } = input;
   const { subscription } = state;
   const period = { start: raised.periodStart, end: raised.periodEnd ?? subscription.renewalDate };
@@ -75,9 +85,9 @@ export const isRenewalLine = (line: InvoiceLine): boolean => line.revenueType ==
  * credit note of its own, never a line here). Other lines stay as they were.
  */
 export const amendedRenewalLines = (
-  invoice: InvoiceRaised['data'],
+  invoice: InvoiceEvent<'InvoiceRaised'>['data'],
   state: ExistingSubscription,
-  change: SubscriptionUnitsChanged['data'],
+  change: LifecycleEvent<'SubscriptionUnitsChanged'>['data'],
   newLineId: string,
 ): { lines: InvoiceLine[]; subtotal: string } => {
   const lines = invoice.lines.map((line) =>

@@ -3,7 +3,7 @@ import { type Money, parseMoney } from '../pricing/money';
 import { discountOf, parsePercent } from '../pricing/percent';
 import type { SubscriptionCreatedData } from '../subscription/events';
 import type { SubscriptionUnitsChangedData } from '../subscription/lifecycle-events';
-import type { InvoiceLine, InvoiceRaised } from './events';
+import type { InvoiceEvent, InvoiceLine } from './events';
 import { netLine, subscriptionInvoice } from './first-invoice';
 
 export type ChangeDocumentInput = Readonly<{
@@ -54,7 +54,7 @@ export const changeParts = (change: SubscriptionUnitsChangedData): { prorated: M
  * of the subscription's discount. Built from the change's facts alone, so a retry after a crash
  * raises the same invoice.
  */
-export const unitChangeInvoice = (input: ChangeDocumentInput): InvoiceRaised['data'] => {
+export const unitChangeInvoice = (input: ChangeDocumentInput): InvoiceEvent<'InvoiceRaised'>['data'] => {
   const { subscription, change } = input;
   const { prorated, nextPeriod } = changeParts(change);
   const lines: InvoiceLine[] = [];

@@ -6,7 +6,7 @@ import { formatQuantity, storedTotal } from '../pricing/quantity';
 import { type UsageCharge, usageCharge } from '../pricing/usage-charge';
 import type { SubscriptionCreatedData } from '../subscription/events';
 import type { UsagePeriodBilledData } from '../usage/events';
-import type { InvoiceLine, InvoiceRaised } from './events';
+import type { InvoiceEvent, InvoiceLine } from './events';
 import { netLine } from './first-invoice';
 
 type SubscriptionMeter = SubscriptionCreatedData['meters'][number];
@@ -58,7 +58,7 @@ export type UsageInvoiceInput = Readonly<{
  * raises the same one): one `usage` line per billed meter, revenue type `usage`, to the usage revenue
  * account, each net of the subscription's discount; dated when the period was billed.
  */
-export const usageInvoice = (input: UsageInvoiceInput): InvoiceRaised['data'] => {
+export const usageInvoice = (input: UsageInvoiceInput): InvoiceEvent<'InvoiceRaised'>['data'] => {
   const { subscription, billed } = input;
   const percent = parsePercent(subscription.discountPercent) ?? 0n;
   const lines: InvoiceLine[] = meterBills(subscription.meters, billed).map((bill) => ({

@@ -1,9 +1,9 @@
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
-import type { MeterDefined, MeterEvent } from './events';
+import type { MeterEvent } from './events';
 
-export type MeterState = { status: 'none' } | ({ status: 'defined' } & MeterDefined['data']);
-export type MeterCommand = { type: 'DefineMeter' } & MeterDefined['data'];
+export type MeterState = { status: 'none' } | ({ status: 'defined' } & MeterEvent<'MeterDefined'>['data']);
+export type MeterCommand = { type: 'DefineMeter' } & MeterEvent<'MeterDefined'>['data'];
 
 export const meterDecider: Decider<MeterState, MeterCommand, MeterEvent> = {
   initialState: () => ({ status: 'none' }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { unitLabelsSchema } from '../catalogue/types';
-import type { EventDefinition } from '../shared/event-definition';
+import { defineEvents, type EventOf } from '../shared/define-events';
 
 const defined = z.object({
   meterId: z.string(),
@@ -10,9 +10,9 @@ const defined = z.object({
   unitLabels: unitLabelsSchema,
 });
 
-export type MeterDefined = { type: 'MeterDefined'; data: z.infer<typeof defined> };
-export type MeterEvent = MeterDefined;
-
-export const meterEventDefinitions: EventDefinition[] = [{ type: 'MeterDefined', version: 1, schema: defined }];
+export const meterEvents = defineEvents({
+  MeterDefined: defined,
+});
+export type MeterEvent<Type extends keyof typeof meterEvents = keyof typeof meterEvents> = EventOf<typeof meterEvents, Type>;
 
 export const meterStream = (meterId: string): string => `meter-${meterId}`;

@@ -1,6 +1,6 @@
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
-import type { AccountingConnected, OrganisationEvent, PlanLimits, SandboxCopy } from './events';
+import type { OrganisationEvent, PlanLimits, SandboxCopy } from './events';
 import { requireAccountingConnected, requireOpen } from './rules';
 import { sandboxSettings, withNeeds } from './sandbox-copy';
 import type { OrganisationSettings } from './settings';
@@ -19,7 +19,7 @@ export type OrganisationCommand =
   | { type: 'OpenSandbox'; sandboxId: string; copy: SandboxCopy }
   /** `liveSettings`: the live organisation's, copied when the settings option is ticked. */
   | { type: 'ResetSandbox'; copy: SandboxCopy; liveSettings: OrganisationSettings }
-  | { type: 'ConnectAccounting'; tenantId: string; tenantName: string; accounts: AccountingConnected['data']['accounts'] }
+  | { type: 'ConnectAccounting'; tenantId: string; tenantName: string; accounts: OrganisationEvent<'AccountingConnected'>['data']['accounts'] }
   | { type: 'DisconnectAccounting' }
   | { type: 'MapAccounts'; revenue: string; usageRevenue: string | null }
   | { type: 'SetPlanLimits'; limits: PlanLimits }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EventDefinition } from '../shared/event-definition';
+import { defineEvents, type EventOf } from '../shared/define-events';
 import { organisationSettingsSchema } from './settings';
 
 const created = z.object({
@@ -55,48 +55,21 @@ const cpiRecorded = z.object({ organisationId: z.string(), year: z.number().int(
 /** A sandbox's test clock was advanced: it stands at frozenTime until advanced again or the sandbox is reset. */
 const testClockAdvanced = z.object({ organisationId: z.string(), frozenTime: z.string() });
 
-export type CpiRecorded = { type: 'CpiRecorded'; data: z.infer<typeof cpiRecorded> };
-export type TestClockAdvanced = { type: 'TestClockAdvanced'; data: z.infer<typeof testClockAdvanced> };
+export type PlanLimits = Omit<z.infer<typeof planLimitsSet>, 'organisationId'>;
 
-export type AccountingConnected = { type: 'AccountingConnected'; data: z.infer<typeof accountingConnected> };
-export type AccountingDisconnected = { type: 'AccountingDisconnected'; data: z.infer<typeof accountingDisconnected> };
-export type AccountsMapped = { type: 'AccountsMapped'; data: z.infer<typeof accountsMapped> };
-export type PlanLimitsSet = { type: 'PlanLimitsSet'; data: z.infer<typeof planLimitsSet> };
-export type PlanLimits = Omit<PlanLimitsSet['data'], 'organisationId'>;
-
-export type OrganisationCreated = { type: 'OrganisationCreated'; data: z.infer<typeof created> };
-export type OrganisationSettingsChanged = {
-  type: 'OrganisationSettingsChanged';
-  data: z.infer<typeof settingsChanged>;
-};
-export type SandboxOpened = { type: 'SandboxOpened'; data: z.infer<typeof sandboxOpened> };
-export type SandboxResetRequested = { type: 'SandboxResetRequested'; data: z.infer<typeof sandboxResetRequested> };
-export type SandboxReset = { type: 'SandboxReset'; data: z.infer<typeof sandboxReset> };
-export type OrganisationEvent =
-  | OrganisationCreated
-  | OrganisationSettingsChanged
-  | SandboxOpened
-  | SandboxResetRequested
-  | SandboxReset
-  | AccountingConnected
-  | AccountingDisconnected
-  | AccountsMapped
-  | PlanLimitsSet
-  | CpiRecorded
-  | TestClockAdvanced;
-
-export const organisationEventDefinitions: EventDefinition[] = [
-  { type: 'OrganisationCreated', version: 1, schema: created },
-  { type: 'OrganisationSettingsChanged', version: 1, schema: settingsChanged },
-  { type: 'SandboxOpened', version: 1, schema: sandboxOpened },
-  { type: 'SandboxResetRequested', version: 1, schema: sandboxResetRequested },
-  { type: 'SandboxReset', version: 1, schema: sandboxReset },
-  { type: 'AccountingConnected', version: 1, schema: accountingConnected },
-  { type: 'AccountingDisconnected', version: 1, schema: accountingDisconnected },
-  { type: 'AccountsMapped', version: 1, schema: accountsMapped },
-  { type: 'PlanLimitsSet', version: 1, schema: planLimitsSet },
-  { type: 'CpiRecorded', version: 1, schema: cpiRecorded },
-  { type: 'TestClockAdvanced', version: 1, schema: testClockAdvanced },
-];
+export const organisationEvents = defineEvents({
+  OrganisationCreated: created,
+  OrganisationSettingsChanged: settingsChanged,
+  SandboxOpened: sandboxOpened,
+  SandboxResetRequested: sandboxResetRequested,
+  SandboxReset: sandboxReset,
+  AccountingConnected: accountingConnected,
+  AccountingDisconnected: accountingDisconnected,
+  AccountsMapped: accountsMapped,
+  PlanLimitsSet: planLimitsSet,
+  CpiRecorded: cpiRecorded,
+  TestClockAdvanced: testClockAdvanced,
+});
+export type OrganisationEvent<Type extends keyof typeof organisationEvents = keyof typeof organisationEvents> = EventOf<typeof organisationEvents, Type>;
 
 export const organisationStream = (organisationId: string): string => `organisation-${organisationId}`;

@@ -39,11 +39,12 @@ export const requireAccountsMapped = (organisation: OpenOrganisation, metersDefi
   }
 };
 
-/** A live organisation's own plan may cap its customers and live subscriptions; a sandbox is never counted. */
+/** The cap a live organisation's own plan puts on its customers or live subscriptions; null where there is none (a sandbox is never counted). */
+export const planLimit = (organisation: OpenOrganisation, what: 'customers' | 'subscriptions'): number | null => (organisation.livemode ? organisation.planLimits[what] : null);
+
 export const requireWithinPlanLimit = (organisation: OpenOrganisation, what: 'customers' | 'subscriptions', current: number): void => {
-  const limit = organisation.planLimits[what];
-  if (!organisation.livemode || limit === null) return;
-  if (current >= limit) throw new DomainError('permission', 'plan_limit_reached', `The organisation's plan allows ${limit} ${what}.`);
+  const limit = planLimit(organisation, what);
+  if (limit !== null && current >= limit) throw new DomainError('permission', 'plan_limit_reached', `The organisation's plan allows ${limit} ${what}.`);
 };
 
 export const requireContactCreationAllowed = (organisation: OpenOrganisation): void => {

@@ -1,10 +1,10 @@
-import type { AccountingConnected, PlanLimits } from './events';
+import type { OrganisationEvent, PlanLimits } from './events';
 import type { OrganisationSettings } from './settings';
 
 /** The accounting system an organisation is connected to, and the accounts its documents post to. */
 export type AccountingConnection = Readonly<{
   tenantId: string;
-  accounts: AccountingConnected['data']['accounts'];
+  accounts: OrganisationEvent<'AccountingConnected'>['data']['accounts'];
   revenueAccount: string | null;
   usageRevenueAccount: string | null;
 }>;

@@ -2,7 +2,7 @@ import { planProblems } from '../catalogue/plan-rules';
 import type { CatalogueStatus, PlanDefinition } from '../catalogue/types';
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
-import type { PlanEvent, PlanUpdated } from './events';
+import type { PlanEvent } from './events';
 
 export type PlanState = { status: 'none' } | { status: 'defined'; plan: PlanDefinition };
 
@@ -38,7 +38,7 @@ const decide = (command: PlanCommand, state: PlanState): PlanEvent[] => {
       if (state.status === 'none' || state.plan.organisationId !== command.organisationId) {
         throw new DomainError('not_found', 'plan_not_found', 'No such plan.', 'id');
       }
-      const changes: PlanUpdated['data']['changes'] = {};
+      const changes: PlanEvent<'PlanUpdated'>['data']['changes'] = {};
       if (command.changes.status !== undefined && command.changes.status !== state.plan.status) changes.status = command.changes.status;
       if (command.changes.name !== undefined && command.changes.name !== state.plan.name) changes.name = command.changes.name;
       if (Object.keys(changes).length === 0) return [];

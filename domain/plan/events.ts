@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CATALOGUE_STATUSES, planSchema } from '../catalogue/types';
-import type { EventDefinition } from '../shared/event-definition';
+import { defineEvents, type EventOf } from '../shared/define-events';
 
 const updated = z.object({
   planId: z.string(),
@@ -8,13 +8,10 @@ const updated = z.object({
   changes: z.object({ status: z.enum(CATALOGUE_STATUSES), name: z.string() }).partial(),
 });
 
-export type PlanCreated = { type: 'PlanCreated'; data: z.infer<typeof planSchema> };
-export type PlanUpdated = { type: 'PlanUpdated'; data: z.infer<typeof updated> };
-export type PlanEvent = PlanCreated | PlanUpdated;
-
-export const planEventDefinitions: EventDefinition[] = [
-  { type: 'PlanCreated', version: 1, schema: planSchema },
-  { type: 'PlanUpdated', version: 1, schema: updated },
-];
+export const planEvents = defineEvents({
+  PlanCreated: planSchema,
+  PlanUpdated: updated,
+});
+export type PlanEvent<Type extends keyof typeof planEvents = keyof typeof planEvents> = EventOf<typeof planEvents, Type>;
 
 export const planStream = (planId: string): string => `plan-${planId}`;

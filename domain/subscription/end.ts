@@ -1,7 +1,7 @@
 import type { OpenOrganisation } from '../organisation/state';
 import { inSetupMode } from '../organisation/rules';
 import { DomainError } from '../shared/domain-error';
-import type { CarriedCharges, InvoiceRemoval, NextPeriodCredit, SubscriptionEndScheduled, SubscriptionEnded } from './lifecycle-events';
+import type { CarriedCharges, InvoiceRemoval, LifecycleEvent, NextPeriodCredit } from './lifecycle-events';
 import { type ExistingSubscription, invalidState } from './lifecycle';
 
 /** An invoice of the subscription as the handler found it (its accounting status read at the time of the request). */
@@ -45,7 +45,7 @@ const OPTIONS = ['delete_unsent_invoices', 'void_approved_invoices', 'invoice_us
  * renewal invoice carried, and those left for a renewal invoice that will not come, are billed on an
  * invoice of their own.
  */
-export const decideEnd = (command: EndSubscription, state: ExistingSubscription): SubscriptionEnded | SubscriptionEndScheduled => {
+export const decideEnd = (command: EndSubscription, state: ExistingSubscription): LifecycleEvent<'SubscriptionEnded'> | LifecycleEvent<'SubscriptionEndScheduled'> => {
   const { request } = command;
   if (request.when === 'period_end') {
     const sent = [request.deleteUnsentInvoices, request.voidApprovedInvoices, request.invoiceUsageNow];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { intervalSchema, METER_MODELS, PLAN_TYPES, tierSchema } from '../catalogue/types';
-import type { EventDefinition } from '../shared/event-definition';
-import { type LifecycleEvent, lifecycleEventDefinitions } from './lifecycle-events';
+import { defineEvents, type EventOf } from '../shared/define-events';
+import { lifecycleEvents } from './lifecycle-events';
 
 /** The prices a subscription bills by, fixed when it was created (CPI and plan changes move them later). */
 export const pricingSnapshot = z.object({
@@ -67,12 +67,11 @@ const created = z.object({
 });
 
 export type SubscriptionCreatedData = z.infer<typeof created>;
-export type SubscriptionCreated = { type: 'SubscriptionCreated'; data: SubscriptionCreatedData };
-export type SubscriptionEvent = SubscriptionCreated | LifecycleEvent;
 
-export const subscriptionEventDefinitions: EventDefinition[] = [
-  { type: 'SubscriptionCreated', version: 1, schema: created },
-  ...lifecycleEventDefinitions,
-];
+export const subscriptionEvents = defineEvents({
+  SubscriptionCreated: created,
+  ...lifecycleEvents,
+});
+export type SubscriptionEvent<Type extends keyof typeof subscriptionEvents = keyof typeof subscriptionEvents> = EventOf<typeof subscriptionEvents, Type>;
 
 export const subscriptionStream = (subscriptionId: string): string => `subscription-${subscriptionId}`;

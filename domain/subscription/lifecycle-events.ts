@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { EventDefinition } from '../shared/event-definition';
-import { type ScheduleEvent, scheduleEventDefinitions } from './schedule-events';
+import { defineEvents, type EventOf } from '../shared/define-events';
+import { scheduleEvents } from './schedule-events';
 
 export const PRORATION_BEHAVIOURS = ['charge_immediately', 'charge_on_renewal'] as const;
 export type ProrationBehaviour = (typeof PRORATION_BEHAVIOURS)[number];
@@ -133,25 +133,13 @@ const restored = z.object({
 
 export type CarriedCharges = NonNullable<z.infer<typeof carriedCharges>> | null;
 export type SubscriptionUnitsChangedData = z.infer<typeof unitsChanged>;
-export type SubscriptionUnitsChanged = { type: 'SubscriptionUnitsChanged'; data: SubscriptionUnitsChangedData };
-export type SubscriptionRenewalInvoiceRaised = { type: 'SubscriptionRenewalInvoiceRaised'; data: z.infer<typeof renewalInvoiceRaised> };
-export type SubscriptionEndScheduled = { type: 'SubscriptionEndScheduled'; data: z.infer<typeof endScheduled> };
-export type SubscriptionEnded = { type: 'SubscriptionEnded'; data: z.infer<typeof ended> };
-export type SubscriptionRestored = { type: 'SubscriptionRestored'; data: z.infer<typeof restored> };
 
-export type LifecycleEvent =
-  | SubscriptionUnitsChanged
-  | SubscriptionRenewalInvoiceRaised
-  | SubscriptionEndScheduled
-  | SubscriptionEnded
-  | SubscriptionRestored
-  | ScheduleEvent;
-
-export const lifecycleEventDefinitions: EventDefinition[] = [
-  { type: 'SubscriptionUnitsChanged', version: 1, schema: unitsChanged },
-  { type: 'SubscriptionRenewalInvoiceRaised', version: 1, schema: renewalInvoiceRaised },
-  { type: 'SubscriptionEndScheduled', version: 1, schema: endScheduled },
-  { type: 'SubscriptionEnded', version: 1, schema: ended },
-  { type: 'SubscriptionRestored', version: 1, schema: restored },
-  ...scheduleEventDefinitions,
-];
+export const lifecycleEvents = defineEvents({
+  SubscriptionUnitsChanged: unitsChanged,
+  SubscriptionRenewalInvoiceRaised: renewalInvoiceRaised,
+  SubscriptionEndScheduled: endScheduled,
+  SubscriptionEnded: ended,
+  SubscriptionRestored: restored,
+  ...scheduleEvents,
+});
+export type LifecycleEvent<Type extends keyof typeof lifecycleEvents = keyof typeof lifecycleEvents> = EventOf<typeof lifecycleEvents, Type>;

@@ -3,7 +3,6 @@ import { parseMoney } from '../pricing/money';
 import { DomainError } from '../shared/domain-error';
 import type { SubscriptionCreatedData } from './events';
 import type { LifecycleEvent, NextPeriodCredit } from './lifecycle-events';
-import type { SubscriptionCpiUplifted } from './schedule-events';
 
 /** What a subscription's lifecycle events have changed since its creation. */
 export type Lifecycle = Readonly<{
@@ -41,7 +40,7 @@ export type Lifecycle = Readonly<{
    */
   removedRenewalInvoiceFresh: boolean;
   /** The prices a CPI uplift set for the next period (taken at its renewal), and the last CPI year applied. */
-  nextPrices: Omit<SubscriptionCpiUplifted['data'], 'subscriptionId' | 'periodStart' | 'year' | 'percent'> | null;
+  nextPrices: Omit<LifecycleEvent<'SubscriptionCpiUplifted'>['data'], 'subscriptionId' | 'periodStart' | 'year' | 'percent'> | null;
   cpiYear: number | null;
   /**
    * The meters as priced before each renewal that changed their prices (a CPI uplift), oldest first:

@@ -1,4 +1,4 @@
-import type { SubscriptionRestored } from './lifecycle-events';
+import type { LifecycleEvent } from './lifecycle-events';
 import { type ExistingSubscription, invalidState } from './lifecycle';
 import { nextPeriod } from './schedule';
 
@@ -24,9 +24,9 @@ export type RestoreSubscription = Readonly<{
  * now with the charges left for it since, as the scheduler raises one (once ends kept the current
  * period's charges), else its lines again, billing again the next period's lines that ending credited.
  */
-export const decideRestore = (command: RestoreSubscription, state: ExistingSubscription): SubscriptionRestored => {
+export const decideRestore = (command: RestoreSubscription, state: ExistingSubscription): LifecycleEvent<'SubscriptionRestored'> => {
   const { subscription, life } = state;
-  let from: SubscriptionRestored['data']['from'];
+  let from: LifecycleEvent<'SubscriptionRestored'>['data']['from'];
   if (state.status === 'ended') {
     if (command.today >= subscription.renewalDate) throw invalidState(`The renewal date ${subscription.renewalDate} has passed.`);
     if (command.customerStatus !== 'active') throw invalidState('The customer is not active.');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { tierSchema } from '../catalogue/types';
-import type { EventDefinition } from '../shared/event-definition';
+import { defineEvents, type EventOf } from '../shared/define-events';
 
 /** A pending subscription reached its start date. */
 const started = z.object({ subscriptionId: z.string(), startDate: z.string() });
@@ -33,18 +33,11 @@ const renewed = z.object({ subscriptionId: z.string(), periodStart: z.string(), 
 /** It reached its end date (set to end at period end, or `end_after_cycles` done). */
 const completed = z.object({ subscriptionId: z.string(), endDate: z.string() });
 
-export type SubscriptionStarted = { type: 'SubscriptionStarted'; data: z.infer<typeof started> };
-export type SubscriptionCpiUplifted = { type: 'SubscriptionCpiUplifted'; data: z.infer<typeof cpiUplifted> };
-export type SubscriptionCpiUpliftWithheld = { type: 'SubscriptionCpiUpliftWithheld'; data: z.infer<typeof cpiUpliftWithheld> };
-export type SubscriptionRenewed = { type: 'SubscriptionRenewed'; data: z.infer<typeof renewed> };
-export type SubscriptionCompleted = { type: 'SubscriptionCompleted'; data: z.infer<typeof completed> };
-
-export type ScheduleEvent = SubscriptionStarted | SubscriptionCpiUplifted | SubscriptionCpiUpliftWithheld | SubscriptionRenewed | SubscriptionCompleted;
-
-export const scheduleEventDefinitions: EventDefinition[] = [
-  { type: 'SubscriptionStarted', version: 1, schema: started },
-  { type: 'SubscriptionCpiUplifted', version: 1, schema: cpiUplifted },
-  { type: 'SubscriptionCpiUpliftWithheld', version: 1, schema: cpiUpliftWithheld },
-  { type: 'SubscriptionRenewed', version: 1, schema: renewed },
-  { type: 'SubscriptionCompleted', version: 1, schema: completed },
-];
+export const scheduleEvents = defineEvents({
+  SubscriptionStarted: started,
+  SubscriptionCpiUplifted: cpiUplifted,
+  SubscriptionCpiUpliftWithheld: cpiUpliftWithheld,
+  SubscriptionRenewed: renewed,
+  SubscriptionCompleted: completed,
+});
+export type ScheduleEvent<Type extends keyof typeof scheduleEvents = keyof typeof scheduleEvents> = EventOf<typeof scheduleEvents, Type>;

@@ -4,7 +4,6 @@ import { type CpiPercent, parseCpiPercent, upliftPrice, upliftTiers } from '../p
 import type { SubscriptionEvent } from './events';
 import type { ExistingSubscription, LiveStatus } from './lifecycle';
 import { renewalOverLimit } from './renewal-limits';
-import type { SubscriptionCpiUplifted, SubscriptionCpiUpliftWithheld } from './schedule-events';
 
 /** The steps time takes a subscription through, in the order they run when due on the same day. */
 export const STEP_KINDS = ['start', 'renewal_invoice', 'renewal', 'complete'] as const;
@@ -88,7 +87,7 @@ export type RunScheduledStep = Readonly<{
  * An uplift that would take the renewal, or the usage already recorded for a period it prices, past
  * the money limit is withheld, and says why.
  */
-const cpiUplift = (state: ExistingSubscription, cpi: Cpi | null, periodStart: string, usageFrom: RunScheduledStep['usageFrom']): SubscriptionCpiUplifted | SubscriptionCpiUpliftWithheld | null => {
+const cpiUplift = (state: ExistingSubscription, cpi: Cpi | null, periodStart: string, usageFrom: RunScheduledStep['usageFrom']): SubscriptionEvent<'SubscriptionCpiUplifted'> | SubscriptionEvent<'SubscriptionCpiUpliftWithheld'> | null => {
   const { subscription, life } = state;
   if (!subscription.cpiEnabled || cpi === null || (life.cpiYear !== null && cpi.year <= life.cpiYear)) return null;
   const percent: CpiPercent | null = parseCpiPercent(cpi.percent);

@@ -4,7 +4,7 @@ import { formatQuantity } from '../pricing/quantity';
 import { DomainError } from '../shared/domain-error';
 import type { ExistingSubscription } from '../subscription/lifecycle';
 import type { UsageState } from './state';
-import type { UsagePeriodBilled, UsagePeriodBilledData } from './events';
+import type { UsageEvent, UsagePeriodBilledData } from './events';
 
 export type BillUsagePeriod = Readonly<{
   type: 'BillUsagePeriod';
@@ -106,7 +106,7 @@ export const dueUsagePeriods = (
   return due;
 };
 
-export type UsageBillDecision = Readonly<{ events: UsagePeriodBilled[]; billed: UsagePeriodBilledData }>;
+export type UsageBillDecision = Readonly<{ events: UsageEvent<'UsagePeriodBilled'>[]; billed: UsagePeriodBilledData }>;
 
 /**
  * Bill one usage period once: from the stream's own totals, every meter of the subscription with what

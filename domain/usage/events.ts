@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EventDefinition } from '../shared/event-definition';
+import { defineEvents, type EventOf } from '../shared/define-events';
 
 /** One usage event as stored: its quantity exact (4 places) and the billing period it counts in. */
 export const recordedUsage = z.object({
@@ -125,15 +125,13 @@ export const usagePeriodBilledData = z.object({
   meters: z.array(billedMeterUsage),
 });
 
-export type UsageRecorded = { type: 'UsageRecorded'; data: UsageRecordedData };
 export type UsagePeriodBilledData = z.infer<typeof usagePeriodBilledData>;
-export type UsagePeriodBilled = { type: 'UsagePeriodBilled'; data: UsagePeriodBilledData };
-export type UsageEvent = UsageRecorded | UsagePeriodBilled;
 
-export const usageEventDefinitions: EventDefinition[] = [
-  { type: 'UsageRecorded', version: 2, schema: recorded, upcasters: { 1: upcastRecordedV1 } },
-  { type: 'UsagePeriodBilled', version: 1, schema: usagePeriodBilledData },
-];
+export const usageEvents = defineEvents({
+  UsageRecorded: { version: 2, schema: recorded, upcasters: { 1: upcastRecordedV1 } },
+  UsagePeriodBilled: usagePeriodBilledData,
+});
+export type UsageEvent<Type extends keyof typeof usageEvents = keyof typeof usageEvents> = EventOf<typeof usageEvents, Type>;
 
 /** A subscription's reported usage, for as long as it lives: its event ids are unique in it. */
 export const usageStream = (subscriptionId: string): string => `usage-${subscriptionId}`;

@@ -1,15 +1,15 @@
 import type { Decider } from '../shared/decider';
 import { DomainError } from '../shared/domain-error';
 import { type AddressFacts, checkDescription, checkEndpointCount, checkEndpointUrl, checkEventTypes } from './endpoint-rules';
-import type { WebhookEndpointCreated, WebhookEndpointEvent, WebhookEndpointUpdated } from './events';
+import type { WebhookEndpointEvent } from './events';
 
 export type EndpointStatus = 'enabled' | 'disabled';
 
-type EndpointFields = WebhookEndpointCreated['data'];
+type EndpointFields = WebhookEndpointEvent<'WebhookEndpointCreated'>['data'];
 
 export type WebhookEndpointState = { status: 'none' } | { status: 'deleted' } | ({ status: EndpointStatus } & EndpointFields);
 
-type Changes = WebhookEndpointUpdated['data']['changes'];
+type Changes = WebhookEndpointEvent<'WebhookEndpointUpdated'>['data']['changes'];
 
 export type WebhookEndpointCommand =
   | ({ type: 'CreateWebhookEndpoint'; existingEndpoints: number; address: AddressFacts } & EndpointFields)

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EventDefinition } from '../shared/event-definition';
+import { defineEvents, type EventOf } from '../shared/define-events';
 
 const created = z.object({
   endpointId: z.string(),
@@ -35,19 +35,13 @@ const deleted = z.object({ endpointId: z.string() });
 
 const testRequested = z.object({ endpointId: z.string(), testId: z.string() });
 
-export type WebhookEndpointCreated = { type: 'WebhookEndpointCreated'; data: z.infer<typeof created> };
-export type WebhookEndpointUpdated = { type: 'WebhookEndpointUpdated'; data: z.infer<typeof updated> };
-export type WebhookEndpointSecretRolled = { type: 'WebhookEndpointSecretRolled'; data: z.infer<typeof secretRolled> };
-export type WebhookEndpointDeleted = { type: 'WebhookEndpointDeleted'; data: z.infer<typeof deleted> };
-export type WebhookTestRequested = { type: 'WebhookTestRequested'; data: z.infer<typeof testRequested> };
-export type WebhookEndpointEvent = WebhookEndpointCreated | WebhookEndpointUpdated | WebhookEndpointSecretRolled | WebhookEndpointDeleted | WebhookTestRequested;
-
-export const webhookEndpointEventDefinitions: EventDefinition[] = [
-  { type: 'WebhookEndpointCreated', version: 1, schema: created },
-  { type: 'WebhookEndpointUpdated', version: 1, schema: updated },
-  { type: 'WebhookEndpointSecretRolled', version: 1, schema: secretRolled },
-  { type: 'WebhookEndpointDeleted', version: 1, schema: deleted },
-  { type: 'WebhookTestRequested', version: 1, schema: testRequested },
-];
+export const webhookEndpointEvents = defineEvents({
+  WebhookEndpointCreated: created,
+  WebhookEndpointUpdated: updated,
+  WebhookEndpointSecretRolled: secretRolled,
+  WebhookEndpointDeleted: deleted,
+  WebhookTestRequested: testRequested,
+});
+export type WebhookEndpointEvent<Type extends keyof typeof webhookEndpointEvents = keyof typeof webhookEndpointEvents> = EventOf<typeof webhookEndpointEvents, Type>;
 
 export const webhookEndpointStream = (endpointId: string): string => `webhook_endpoint-${endpointId}`;

@@ -83,12 +83,12 @@ export class SqliteJobQueue<T> implements JobQueue<T> {
   ) {
     this.statements = {
       add: db.prepare(`INSERT OR IGNORE INTO jobs (queue, id, data, status, run_at) VALUES (?, ?, ?, 'waiting', ?)`),
-      due: db.prepare<[string, number, number, number], Row>(
-        `SELECT id, data, attempts_made FROM jobs
-         WHERE queue = ? AND ((status = 'waiting' AND run_at <= ?) OR (status = 'active' AND locked_until <= ?))
-         ORDER BY run_at LIMIT ?`,
+      // Each a range of the \`jobs_due\` index: the running jobs are a few (the runners' concurrency), the
+      // waiting ones read in order; one statement for both read every row of the queue and sorted
+      // them (about 10 ms a look with a billing day's 15,000 deliveries waiting).
+      lapsed: db.prepare<[string, number, number], Row>(
+        `SELECT id, data, attempts_made FROM jobs WHERE queue = ? AND status = 'active' AND locked_until <= ? ORDER BY run_at LIMIT ?`,
       ),
-      // The waiting jobs alone: a range of the \`jobs_due\` index, where the query above reads every row of the queue and sorts them.
       waiting: db.prepare<[string, number, number], Row>(
         `SELECT id, data, attempts_made FROM jobs WHERE queue = ? AND status = 'waiting' AND run_at <= ? ORDER BY run_at LIMIT ?`,
       ),
@@ -132,7 +132,7 @@ export class SqliteJobQueue<T> implements JobQueue<T> {
       const limit = 1 + this.uncommitted.size;
       const lapsedToo = now - this.lookedForLapsed >= POLL_MS;
       if (lapsedToo) this.lookedForLapsed = now;
-      const due = lapsedToo ? this.statements.due.all(this.name, now, now, limit) : this.statements.waiting.all(this.name, now, limit);
+      const due = [...(lapsedToo ? this.statements.lapsed.all(this.name, now, limit) : []), ...this.statements.waiting.all(this.name, now, limit)];
       const row = due.find((job) => !this.uncommitted.has(job.id));
       if (!row) return undefined;
       return this.write(() => this.statements.lock.run(now + this.lockMs, this.name, row.id, now, now).changes) === 1 ? row : undefined;

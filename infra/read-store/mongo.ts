@@ -183,6 +183,12 @@ export class MongoReadStore implements ReadStore {
     }
   }
 
+  async deleteSomeWhere(collection: string, field: string, eq: string, limit: number): Promise<number> {
+    const ids = (await this.coll(collection).find(toFilter([{ field, eq }]), { projection: { _id: 1 } }).limit(limit).toArray()).map((doc) => doc._id);
+    if (ids.length === 0) return 0;
+    return (await this.coll(collection).deleteMany({ _id: { $in: ids } })).deletedCount;
+  }
+
   async checkpoint(name: string): Promise<bigint> {
     const row = await this.checkpoints().findOne({ _id: name });
     return row ? BigInt(row.position) : 0n;

@@ -88,6 +88,12 @@ export interface ReadStore {
    * once, before its group's commit (their fsync); a store that does not say resolves first.
    */
   commit(writes: readonly Write[], checkpoints?: readonly Checkpoint[], visible?: () => void): Promise<void>;
+  /**
+   * Deletes at most `limit` documents of the collection with `field` equal to `eq`, committed as
+   * `commit` commits, and answers how many went: a deletion of thousands in steps (`deleteInSteps`)
+   * that each hold the store and its caller's loop a few milliseconds.
+   */
+  deleteSomeWhere(collection: string, field: string, eq: string, limit: number): Promise<number>;
   checkpoint(name: string): Promise<bigint>;
   /** A writer for collections nothing reads yet (see `GenerationWriter`); closed by the caller. */
   generationWriter(): GenerationWriter;

@@ -16,8 +16,9 @@ type Statement<P extends unknown[], R> = {
 
 const table = (collection: string): string => `rm_${assertCollection(collection)}`;
 const path = (field: string): string => `json_extract(doc, '$.${assertField(field)}')`;
-/** The column an indexed field is kept in beside the document (`a.b` in `f_a__b`). */
+/** The column an indexed field is kept in beside the document (`a.b` in `f_a__b`); `id` is the table's own. */
 const column = (field: string): string => {
+  if (field === 'id') return 'id';
   if (assertField(field).includes('__')) throw new Error(`an indexed field cannot hold "__": ${field}`);
   return `f_${field.replace(/\./g, '__')}`;
 };
@@ -123,7 +124,7 @@ export class SqliteReadStore implements ReadStore {
   /** How `name`'s fields read in SQL (its table ensured). */
   private fields(name: string): Fields {
     const columns = this.tables.get(name);
-    return (field) => columns?.get(field) ?? path(field);
+    return (field) => (field === 'id' ? 'id' : (columns?.get(field) ?? path(field)));
   }
 
   /**
@@ -133,7 +134,7 @@ export class SqliteReadStore implements ReadStore {
   private ensureColumns(name: string, fields: readonly string[]): void {
     const columns = this.tables.get(name)!;
     for (const field of fields) {
-      if (columns.has(field)) continue;
+      if (columns.has(field) || field === 'id') continue;
       this.db.transaction(() => {
         this.db.exec(`ALTER TABLE ${name} ADD COLUMN ${column(field)}`);
         this.db.exec(`UPDATE ${name} SET ${column(field)} = ${path(field)}`);
@@ -213,10 +214,15 @@ export class SqliteReadStore implements ReadStore {
     return settle(() => this.findNow<T>(collection, query));
   }
 
+  /**
+   * Newest first: an index on the filtered fields then the order's (and `id`) is walked and stops at
+   * the page's end. A filter by several values of one field (`status=a,b`) is one such walk per
+   * value, merged: walked as one range, a set of rare values would read every document of the
+   * organisation. The cursor is a row value, so a deep page seeks to its place.
+   */
   private findNow<T extends Doc>(collection: string, query: FindQuery): Page<T> {
     const name = this.ensureTable(collection);
     const fields = this.fields(name);
-    const where = whereClause(fields, query.where);
     const order = fields(query.orderBy);
     let cursorSql = '1';
     const cursorParams: SqlValue[] = [];
@@ -225,13 +231,33 @@ export class SqliteReadStore implements ReadStore {
       const cursor = this.prepare<SqlValue[], { sort: SqlValue }>(`SELECT ${order} AS sort FROM ${name} WHERE id = ? AND ${scope.sql}`)
         .get(query.startingAfter, ...scope.params);
       if (!cursor) throw new UnknownCursor(query.startingAfter);
-      cursorSql = `(${order} < ? OR (${order} = ? AND id < ?))`;
-      cursorParams.push(cursor.sort, cursor.sort, query.startingAfter);
+      cursorSql = `(${order}, id) < (?, ?)`;
+      cursorParams.push(cursor.sort, query.startingAfter);
     }
-    const rows = this.prepare<SqlValue[], { doc: string }>(
-        `SELECT doc FROM ${name} WHERE ${where.sql} AND ${cursorSql} ORDER BY ${order} DESC, id DESC LIMIT ?`,
-      )
-      .all(...where.params, ...cursorParams, query.limit + 1);
+    const conditions = query.where ?? [];
+    const several = conditions.findIndex((condition) => 'in' in condition && condition.in.length > 1);
+    const branches =
+      several < 0
+        ? [conditions]
+        : [...new Set((conditions[several] as { field: string; in: readonly (string | number | boolean)[] }).in)].map((value) =>
+            conditions.map((condition, i) => (i === several ? { field: condition.field, eq: value } : condition)),
+          );
+    const selects = branches.map((branch) => {
+      const where = whereClause(fields, branch);
+      return {
+        sql: `SELECT doc, ${order} AS sort, id FROM ${name} WHERE ${where.sql} AND ${cursorSql} ORDER BY ${order} DESC, id DESC LIMIT ?`,
+        params: [...where.params, ...cursorParams, query.limit + 1],
+      };
+    });
+    const [only] = selects;
+    const page =
+      selects.length === 1 && only
+        ? only
+        : {
+            sql: `SELECT doc, sort, id FROM (${selects.map((select) => `SELECT * FROM (${select.sql})`).join(' UNION ALL ')}) ORDER BY sort DESC, id DESC LIMIT ?`,
+            params: [...selects.flatMap((select) => select.params), query.limit + 1],
+          };
+    const rows = this.prepare<SqlValue[], { doc: string }>(page.sql).all(...page.params);
     return {
       data: rows.slice(0, query.limit).map((row) => JSON.parse(row.doc) as T),
       hasMore: rows.length > query.limit,
@@ -319,6 +345,18 @@ export class SqliteReadStore implements ReadStore {
     };
     this.upserts.set(name, upsert);
     return upsert;
+  }
+
+  deleteSomeWhere(collection: string, field: string, eq: string, limit: number): Promise<number> {
+    const name = this.ensureTable(collection);
+    const sql = `DELETE FROM ${name} WHERE rowid IN (SELECT rowid FROM ${name} WHERE ${this.fields(name)(field)} = ? LIMIT ?)`;
+    let staged;
+    try {
+      staged = stageInGroup(this.db, () => (this.prepare(sql).run(eq, limit) as { changes: number }).changes, { oneStatement: true });
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    return staged.committed.then(() => staged.value);
   }
 
   checkpoint(name: string): Promise<bigint> {

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../infra/config';
 import { openDatabase } from '../../infra/sqlite/open-database';
-import { objectHistory } from '../../projections/history';
+import { objectHistory } from '../../projections/queries/history';
 import { databaseFile, openEventStore } from '../services';
 import { timelineLine } from './timeline';
 import { runCommand } from './run-command';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { invoiceCommand } from '../../commands/invoice/invoice-command';
+import { invoiceCommand } from '../../commands/plumbing/invoice-command';
 import { fixedClock } from '../../infra/clock/clock';
 import { expectError } from '../support/api-assertions';
 import { defineCatalogue } from '../support/catalogue-fixtures';

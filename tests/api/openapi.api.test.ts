@@ -74,12 +74,35 @@ describe('OpenAPI documents', () => {
     );
     expect(Object.keys(adminDocument.components.schemas).sort()).toEqual(
       [
-        'AccountingConnection', 'ApiKey', 'Charge', 'Cpi', 'CreatedApiKey', 'CreditNote', 'Customer', 'Error', 'Event', 'Invoice', 'InvoiceLine', 'Meter', 'Organisation',
-        'Plan', 'PlanMeter', 'Projection', 'ProjectionRebuild', 'SubscriptionAsOf', 'TestClock', 'Tier', 'UsageEvent', 'WebhookDelivery', 'WebhookEndpoint', 'WebhookEndpointWithSecret', 'WorkersStatus',
+        'AccountingConnection', 'ApiKey', 'Charge', 'Cpi', 'CreatedApiKey', 'CreditNote', 'Customer', 'Error', 'Event', 'Invoice', 'InvoiceLine', 'Meter', 'MrrReportRow', 'Organisation',
+        'Plan', 'PlanMeter', 'Projection', 'ProjectionRebuild', 'RevenueReportRow', 'SubscriptionAsOf', 'TestClock', 'Tier', 'UsageEvent', 'WebhookDelivery', 'WebhookEndpoint', 'WebhookEndpointWithSecret', 'WorkersStatus',
       ],
     );
     const internal = JSON.stringify([publicDocument.components, adminDocument.components]).match(/"_\w+"/g);
     expect(internal).toBeNull();
+  });
+
+  it('shows examples of every request body that the route’s own schema accepts', async () => {
+    const withBody = service.routes.filter((route) => route.body);
+    expect(withBody.length).toBeGreaterThan(20);
+    const refused = withBody.flatMap((route) =>
+      route.examples!.filter((example) => !route.body!.safeParse(example.value).success).map((example) => `${route.operationId}: ${example.summary}`),
+    );
+    expect(refused).toEqual([]);
+    const { body } = await request(service.app).get('/v1/openapi.json');
+    const examples = body.paths['/v1/subscriptions'].post.requestBody.content['application/json'].examples;
+    expect(examples['five-seats-of-a-per-seat-plan']).toEqual({ summary: 'Five seats of a per-seat plan', value: { customer_code: 'ACME', plan_code: 'team', units: 5 } });
+  });
+
+  it('declares its licence, a contact, and each tag its operations use, with a description', async () => {
+    for (const path of ['/v1/openapi.json', '/admin/v1/openapi.json']) {
+      const { body } = await request(service.app).get(path);
+      expect(body.info.license).toEqual({ name: 'Apache-2.0', identifier: 'Apache-2.0' });
+      expect(body.info.contact.name).toEqual(expect.any(String));
+      const used = new Set(Object.values(body.paths as Record<string, Record<string, { tags: string[] }>>).flatMap((item) => Object.values(item).flatMap((op) => op.tags)));
+      expect(body.tags.map((tag: { name: string }) => tag.name).sort()).toEqual([...used].sort());
+      for (const tag of body.tags) expect(tag.description.length).toBeGreaterThan(20);
+    }
   });
 
   it('documents request bodies from the same schemas the routes validate with', async () => {

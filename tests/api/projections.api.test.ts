@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { allProjections } from '../../projections/all';
-import { ORGANISATIONS } from '../../projections/organisations';
+import { allProjections } from '../../projections/read-models/all';
+import { ORGANISATIONS } from '../../projections/read-models/organisations';
 import { expectError } from '../support/api-assertions';
 import { createOrganisation } from '../support/fixtures';
 import { startTestService, tempDir, type TestService } from '../support/test-service';

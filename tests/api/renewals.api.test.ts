@@ -1,6 +1,6 @@
 import pino from 'pino';
 import request from 'supertest';
-import { awaitSync } from '../../commands/await-sync';
+import { awaitSync } from '../../commands/accounting/await-sync';
 import { fixedClock } from '../../infra/clock/clock';
 import { workerDeps } from '../../service/services';
 import { scheduler } from '../../workers/scheduler';

@@ -18,20 +18,20 @@ const throwawayApp = () => {
   route(
     router,
     routes,
-    { method: 'get', path: '/things/{id}', operationId: 'getThing', summary: 'A thing', tag: 'Test', auth: 'none', status: 200, response: z.object({ id: z.string(), count: z.number().int(), tags: z.array(z.object({ name: z.string() })) }) },
+    { method: 'get', path: '/things/{id}', operationId: 'getThing', summary: 'A thing', description: 'A thing by its id.', tag: 'Meta', auth: 'none', status: 200, response: z.object({ id: z.string(), count: z.number().int(), tags: z.array(z.object({ name: z.string() })) }) },
     () => Promise.resolve({ body: answer }),
   );
   route(
     router,
     routes,
-    { method: 'get', path: '/missing/{id}', operationId: 'getMissing', summary: 'Never there', tag: 'Test', auth: 'none', status: 200, response: null },
+    { method: 'get', path: '/missing/{id}', operationId: 'getMissing', summary: 'Never there', description: 'Refuses every id.', tag: 'Meta', auth: 'none', status: 200, response: null },
     ({ params }) =>
       Promise.reject(params.id === 'clash' ? conflict('thing_clash', 'Undocumented here.') : notFound('thing_not_found', `No thing ${params.id}.`, 'id')),
   );
   route(
     router,
     routes,
-    { method: 'post', path: '/things', operationId: 'createThing', summary: 'A new thing', tag: 'Test', auth: 'none', status: 201, response: z.object({ id: z.string(), count: z.number().int(), tags: z.array(z.object({ name: z.string() })) }) },
+    { method: 'post', path: '/things', operationId: 'createThing', summary: 'A new thing', description: 'Answers what the test set.', tag: 'Meta', auth: 'none', status: 201, response: z.object({ id: z.string(), count: z.number().int(), tags: z.array(z.object({ name: z.string() })) }) },
     () => Promise.resolve({ body: answer }),
   );
   router.get('/bare-error', (_req, res) => {

@@ -1,9 +1,13 @@
 import request from 'supertest';
 import { importCustomer } from '../../commands/customer/import-customer';
-import { resetSandbox } from '../../commands/organisation/reset-sandbox';
+import { loadOpenOrganisation } from '../../commands/plumbing/load-open-organisation';
+import { resetSandbox } from '../../commands/sandbox/reset-sandbox';
+import { changeUnits } from '../../commands/subscription/change-units';
+import { runScheduledStep } from '../../commands/subscription/run-scheduled-step';
+import { billUsagePeriod } from '../../commands/usage/bill-usage-period';
 import { recordUsage } from '../../commands/usage/record-usage';
 import { fixedClock } from '../../infra/clock/clock';
-import { allProjections } from '../../projections/all';
+import { allProjections } from '../../projections/read-models/all';
 import { expectError } from '../support/api-assertions';
 import { defineCatalogue } from '../support/catalogue-fixtures';
 import { connectAccounting, createKey, createOrganisation } from '../support/fixtures';
@@ -359,6 +363,85 @@ describe('POST /admin/v1/organisations/{sandbox}/reset', () => {
         const sent = await app().post('/v1/usage_events').set(test).send({ events: [{ event_id: 'late-1', subscription: after.body.id, meter_code: 'api_calls', quantity: '2' }] });
         expect(sent.status).toBe(200);
         expect(sent.body.results).toEqual([{ event_id: 'late-1', status: 'created' }]);
+      });
+
+      describe('shows nothing of the documents a command decided in the generation before raises after the reset', () => {
+        /** A sandbox emptied, with the live catalogue, a customer and a subscription made in its new generation. */
+        const subscribed = async (key: string, body: object) => {
+          expect((await reset({ catalogue: true })).status).toBe(200);
+          expect((await app().post('/v1/customers').set(test).send({ code: 'SBX-1', name: 'Sandbox One' })).status).toBe(201);
+          const created = await subscribe(key, body);
+          expect(created.status).toBe(201);
+          return created.body.id as string;
+        };
+        /**
+         * Runs the command until it reaches its first append to a stream starting with `prefix`, resets the sandbox meanwhile,
+         * then lets the append through: what the command answers (it fails, rather than waits for ever, should it end before).
+         */
+        const resetDuring = async <T>(prefix: string, command: () => Promise<T>): Promise<T> => {
+          const hold = holdAppend(prefix);
+          try {
+            const running = command();
+            await Promise.race([hold.waiting, running.then(() => Promise.reject(new Error('the command ended before the held append')))]);
+            expect((await reset({ catalogue: true })).status).toBe(200);
+            hold.release();
+            return await running;
+          } finally {
+            hold.release();
+            hold.restore();
+          }
+        };
+        /** Once the read models have followed the log past `position`, the ids the sandbox lists of `path`. */
+        const listedAfter = async (position: bigint, path: string) => {
+          expect(await service.services.projections.waitFor(position)).toBe(true);
+          return (await list(path)).map((document) => document.id);
+        };
+
+        it('a unit change’s invoice', async () => {
+          const subscriptionId = await subscribed('ghost-units', { plan_code: 'seats', units: 2 });
+          const changed = await resetDuring('subscription-', () =>
+            changeUnits(service.services, elsewhere(), { organisationId: sandboxId, apiKeyId: testKeyId, idempotencyKey: 'ghost-units' }, subscriptionId, {
+              units: 5,
+              prorate: true,
+              prorationBehaviour: null,
+              effectiveDate: '2026-03-15',
+              document: null,
+            }),
+          );
+          expect(changed.change.invoiceId).not.toBeNull();
+          expect(await listedAfter(changed.position, '/v1/invoices')).not.toContain(changed.change.invoiceId);
+        });
+
+        it('a usage period’s invoice', async () => {
+          const subscriptionId = await subscribed('ghost-usage', {});
+          const usage = await app().post('/v1/usage_events').set(test).send({ events: [{ event_id: 'ghost-1', subscription: subscriptionId, meter_code: 'api_calls', quantity: '5000' }] });
+          expect(usage.body.results).toEqual([{ event_id: 'ghost-1', status: 'created' }]);
+          // Ended now, its last period can be billed at once.
+          expect((await app().post(`/v1/subscriptions/${subscriptionId}/end`).set(test).set('Idempotency-Key', 'ghost-end').send({ when: 'now' })).status).toBe(200);
+          const billed = await resetDuring('usage-', () => billUsagePeriod(service.services, { organisationId: sandboxId, subscriptionId, periodStart: '2026-03-15' }, elsewhere()));
+          expect(billed.invoiceId).not.toBeNull();
+          expect(await listedAfter(billed.position, '/v1/invoices')).not.toContain(billed.invoiceId);
+        });
+
+        it('a renewal invoice, the step run by a scheduler that read the organisation before the reset', async () => {
+          expect((await reset({ catalogue: true })).status).toBe(200);
+          // A month's lead: the renewal invoice of a subscription made today is due at once.
+          expect((await app().patch(`/admin/v1/organisations/${sandboxId}`).set(service.admin).send({ renewal_lead_days: 31 })).status).toBe(200);
+          expect((await app().post('/v1/customers').set(test).send({ code: 'SBX-1', name: 'Sandbox One' })).status).toBe(201);
+          const created = await subscribe('ghost-renewal', { plan_code: 'seats', units: 2 });
+          expect(created.status).toBe(201);
+          const read = await loadOpenOrganisation(service.services.store, sandboxId);
+          expect((await reset({ catalogue: true })).status).toBe(200);
+          const step = await runScheduledStep(service.services, { actor: { type: 'scheduler' }, requestId: null }, read, created.body.id, {
+            kind: 'renewal_invoice',
+            date: '2026-03-15',
+            period: '2026-04-15',
+          });
+          const raised = step.events.find((event) => event.type === 'SubscriptionRenewalInvoiceRaised');
+          expect(raised?.type).toBe('SubscriptionRenewalInvoiceRaised');
+          if (raised?.type !== 'SubscriptionRenewalInvoiceRaised') return;
+          expect(await listedAfter(step.position, '/v1/invoices')).not.toContain(raised.data.invoiceId);
+        });
       });
     });
   });

@@ -6,7 +6,7 @@ import { expectError } from '../support/api-assertions';
 import { billingOrganisation, defineCatalogue } from '../support/catalogue-fixtures';
 import { accountingControl, connectAccounting, createKey, createOrganisation } from '../support/fixtures';
 import { startTestService, tempDir, type TestService } from '../support/test-service';
-import { awaitSync } from '../../commands/await-sync';
+import { awaitSync } from '../../commands/accounting/await-sync';
 
 describe('subscriptions: creation, first invoice, reads', () => {
   // 10:00 UTC on 15 March 2026; the organisation's timezone is Europe/London (GMT then).

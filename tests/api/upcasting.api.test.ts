@@ -4,7 +4,7 @@ import { eventCatalogue } from '../../domain/event-catalogue';
 import type { EventDefinition } from '../../domain/shared/event-definition';
 import { subscriptionStream } from '../../domain/subscription/events';
 import { publicView } from '../../api/paging';
-import { SUBSCRIPTIONS } from '../../projections/subscriptions';
+import { SUBSCRIPTIONS } from '../../projections/read-models/subscriptions';
 import { defineCatalogue } from '../support/catalogue-fixtures';
 import { connectAccounting, createKey, createOrganisation } from '../support/fixtures';
 import { startTestService, tempDir, type TestService } from '../support/test-service';

@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { usageStatesOf } from '../../commands/usage/usage-states';
+import { usageStatesOf } from '../../commands/plumbing/usage-states';
 import { usageRecordedData, usageStream } from '../../domain/usage/events';
 import { fixedClock } from '../../infra/clock/clock';
-import { USAGE_PERIODS, type UsagePeriodDoc } from '../../projections/usage';
+import { USAGE_PERIODS, type UsagePeriodDoc } from '../../projections/read-models/usage';
 import { expectError } from '../support/api-assertions';
 import { billingOrganisation } from '../support/catalogue-fixtures';
 import { testEvent } from '../support/events';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { AggregateStates } from '../../commands/aggregate-states';
-import { handleDecision, type Loaded, loadState } from '../../commands/handle';
+import { AggregateStates } from '../../commands/plumbing/aggregate-states';
+import { handleDecision, type Loaded, loadState } from '../../commands/plumbing/handle';
 import { organisationDecider } from '../../domain/organisation/decider';
 import type { OrganisationEvent } from '../../domain/organisation/events';
 import { SqliteEventStore } from '../../infra/event-store/sqlite';

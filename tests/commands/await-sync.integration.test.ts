@@ -1,4 +1,4 @@
-import { awaitSync } from '../../commands/await-sync';
+import { awaitSync } from '../../commands/accounting/await-sync';
 import { invoiceStream } from '../../domain/invoice/events';
 import { SqliteEventStore } from '../../infra/event-store/sqlite';
 import { openDatabase } from '../../infra/sqlite/open-database';

@@ -1,4 +1,4 @@
-import { handleDecision, loadState } from '../../commands/handle';
+import { handleDecision, loadState } from '../../commands/plumbing/handle';
 import { organisationDecider } from '../../domain/organisation/decider';
 import type { OrganisationEvent } from '../../domain/organisation/events';
 import { schemaFingerprint } from '../../domain/shared/event-definition';

@@ -1,4 +1,4 @@
-import { eventMetadata } from '../../commands/metadata';
+import { eventMetadata } from '../../commands/plumbing/metadata';
 import { realClocks } from '../../infra/clock/clocks';
 
 describe('event metadata', () => {

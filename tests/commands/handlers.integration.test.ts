@@ -1,13 +1,13 @@
 import { revokeApiKey } from '../../commands/api-key/revoke-api-key';
 import { createCharge } from '../../commands/catalogue/create-charge';
-import { createPlan, planIdFor, type PlanInput } from '../../commands/catalogue/create-plan';
-import { defineMeter, meterIdFor } from '../../commands/catalogue/define-meter';
+import { createPlan, type PlanInput } from '../../commands/catalogue/create-plan';
+import { defineMeter } from '../../commands/catalogue/define-meter';
 import { updatePlan } from '../../commands/catalogue/update-plan';
-import { customerIdFor } from '../../commands/customer/import-customer';
+import { customerIdFor, meterIdFor, planIdFor } from '../../commands/plumbing/ids-by-code';
 import { updateCustomer } from '../../commands/customer/update-customer';
 import { changeOrganisationSettings } from '../../commands/organisation/change-organisation-settings';
-import { openSandbox } from '../../commands/organisation/open-sandbox';
-import { organisationCommand } from '../../commands/organisation/organisation-command';
+import { openSandbox } from '../../commands/sandbox/open-sandbox';
+import { organisationCommand } from '../../commands/plumbing/organisation-command';
 import { createSubscription } from '../../commands/subscription/create-subscription';
 import { apiKeyStream } from '../../domain/api-key/events';
 import { chargeStream } from '../../domain/charge/events';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { FOLD_PAGE, loadState } from '../../commands/handle';
+import { FOLD_PAGE, loadState } from '../../commands/plumbing/handle';
 import { organisationDecider } from '../../domain/organisation/decider';
 import type { OrganisationEvent } from '../../domain/organisation/events';
 import { SqliteEventStore } from '../../infra/event-store/sqlite';

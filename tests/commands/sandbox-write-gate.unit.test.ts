@@ -1,4 +1,4 @@
-import { SandboxWriteGate } from '../../commands/organisation/sandbox-write-gate';
+import { SandboxWriteGate } from '../../commands/sandbox/sandbox-write-gate';
 
 /** Lets every promise callback queued so far run. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));

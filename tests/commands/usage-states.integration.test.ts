@@ -1,5 +1,5 @@
-import { handleDecision, loadState } from '../../commands/handle';
-import { UsageStates } from '../../commands/usage/usage-states';
+import { handleDecision, loadState } from '../../commands/plumbing/handle';
+import { UsageStates } from '../../commands/plumbing/usage-states';
 import { usageSnapshotOf } from '../../domain/usage/snapshot';
 import { SqliteStateSnapshots } from '../../infra/state-snapshots/sqlite';
 import { decideUsage, usageDecider } from '../../domain/usage/decider';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { startDemoAccountingServer } from '../../infra/accounting/demo-server/start';
+import { startDemoAccountingServer } from '../../demo/start';
 import { httpAccountingSystem } from '../../infra/accounting/http-client';
 import { tempDir } from '../support/test-service';
 

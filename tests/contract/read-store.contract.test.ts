@@ -5,7 +5,7 @@ import { MongoReadStore } from '../../infra/read-store/mongo';
 import { SqliteReadStore } from '../../infra/read-store/sqlite';
 import { generationName } from '../../infra/read-store/names';
 import { openDatabase } from '../../infra/sqlite/open-database';
-import { GenerationView } from '../../projections/generations';
+import { GenerationView } from '../../projections/engine/generations';
 import { describeReadStore } from './read-store.contract';
 
 const sqliteStore = () => {

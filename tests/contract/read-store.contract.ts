@@ -59,6 +59,14 @@ export const describeReadStore = (name: string, open: () => Promise<ReadStore>):
       expect((await store.findAll<Item>(collection)).map((doc) => doc.id)).toEqual(['item_002', 'item_004']);
     });
 
+    it('deletes the documents whose field has a value a few at a time, saying how many went', async () => {
+      await put([item(1), item(2, { org: 'org_other' }), item(3), item(4), item(5)]);
+      const steps: number[] = [];
+      for (let deleted = -1; deleted !== 0; ) steps.push((deleted = await store.deleteSomeWhere(collection, 'org', org, 2)));
+      expect(steps).toEqual([2, 2, 0]);
+      expect((await store.findAll<Item>(collection)).map((doc) => doc.id)).toEqual(['item_002']);
+    });
+
     it('reads a collection in id order a page at a time, with or without conditions', async () => {
       await put([5, 3, 1, 4, 2, 6].map((n) => item(n)));
       const ids = async (where: Parameters<ReadStore['findAll']>[1], page: Parameters<ReadStore['findAll']>[2]) =>

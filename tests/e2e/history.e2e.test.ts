@@ -1,21 +1,11 @@
-import request from 'supertest';
-import { quickStart } from '../../service/quick-start';
+import { quickStartService } from '../support/quick-start-service';
 import { ensureBuilt, runNode } from '../support/service-process';
-import { startTestService } from '../support/test-service';
 
 describe('npm run history', () => {
   beforeAll(ensureBuilt, 120_000);
 
   it('prints an object’s history as a timeline: time, actor, what happened, amounts; 404s another organisation’s', async () => {
-    const service = await startTestService();
-    const demo = (await quickStart(service.services))!;
-    await service.services.projections.waitFor(demo.position);
-    const created = await request(service.app)
-      .post('/v1/subscriptions')
-      .set('Authorization', `Bearer ${demo.apiKey}`)
-      .set('Idempotency-Key', 'history-1')
-      .send({ customer_code: 'ACME', plan_code: 'team', units: 4, charges: [] });
-    expect(created.status).toBe(201);
+    const { service, demo, created } = await quickStartService({ customer_code: 'ACME', plan_code: 'team', units: 4, charges: [] }, 'history-1');
     const invoice = created.body.invoice;
     const env = { DATA_DIR: service.dataDir, LOG_LEVEL: 'silent' };
     try {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { startDemoAccountingServer } from '../../infra/accounting/demo-server/start';
-import { planBodies } from '../support/catalogue-fixtures';
+import { startDemoAccountingServer } from '../../demo/start';
+import { connectedOrganisation } from '../support/crash-world';
 import { ensureBuilt, type ServiceProcess, startServiceProcess } from '../support/service-process';
 import { serviceClient } from '../support/service-client';
 import { tempDir } from '../support/test-service';
@@ -20,11 +20,7 @@ describe('idempotency locks die with their process', () => {
     try {
       service = await startServiceProcess(env);
       const call = serviceClient(() => service!.url, ADMIN_TOKEN);
-      const org = (await call('POST', '/admin/v1/organisations', { name: 'Locks Ltd', timezone: 'Europe/London', default_currency: 'GBP' })).body.id as string;
-      const tenant = (await call('POST', `/admin/v1/organisations/${org}/accounting/connect`, {})).body.tenant_id as string;
-      await call('PUT', `/admin/v1/organisations/${org}/accounting/accounts`, { revenue: '200', usage_revenue: '270' });
-      expect((await call('POST', `/admin/v1/organisations/${org}/plans`, planBodies.flat_fee)).status).toBe(201);
-      expect((await call('POST', `/admin/v1/organisations/${org}/customers`, { code: 'C1', name: 'Customer One' })).status).toBe(201);
+      const { org, tenant } = await connectedOrganisation(call, 'Locks Ltd');
       const key = (await call('POST', `/admin/v1/organisations/${org}/api_keys`, { name: 'k', scopes: ['subscriptions:read', 'subscriptions:write', 'invoices:read'] })).body.key as string;
       const auth = `Bearer ${key}`;
       const body = { customer_code: 'C1', plan_code: 'flat' };

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { quickStart } from '../../service/quick-start';
-import { allProjections } from '../../projections/all';
-import { ORGANISATIONS } from '../../projections/organisations';
+import { allProjections } from '../../projections/read-models/all';
+import { ORGANISATIONS } from '../../projections/read-models/organisations';
 import { cpSync } from 'node:fs';
 import { ensureBuilt, runNode, runNodeAsync, startServiceProcess } from '../support/service-process';
 import { startTestService, tempDir } from '../support/test-service';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDemoAccountingServer } from '../../infra/accounting/demo-server/start';
+import { startDemoAccountingServer } from '../../demo/start';
 import { planBodies } from '../support/catalogue-fixtures';
 import { ensureBuilt, type ServiceProcess, startServiceProcess } from '../support/service-process';
 import { serviceClient } from '../support/service-client';

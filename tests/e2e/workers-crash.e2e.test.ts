@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { startDemoAccountingServer } from '../../infra/accounting/demo-server/start';
+import { startDemoAccountingServer } from '../../demo/start';
 import { planBodies } from '../support/catalogue-fixtures';
+import { connectedOrganisation, deliveringEnv } from '../support/crash-world';
 import { ensureBuilt, type ServiceProcess, startServiceProcess } from '../support/service-process';
 import { serviceClient } from '../support/service-client';
 import { tempDir } from '../support/test-service';
@@ -16,26 +17,13 @@ describe('workers survive kill -9', () => {
     const dataDir = tempDir('workers-crash');
     const accounting = await startDemoAccountingServer({ port: 0, dbPath: join(dataDir, 'ledger.sqlite') });
     const receiver = await startReceiver();
-    const env = {
-      DATA_DIR: dataDir,
-      ADMIN_TOKEN,
-      ACCOUNTING_URL: accounting.url,
-      WEBHOOK_ALLOW_LOOPBACK: 'true',
-      WEBHOOK_RETRY_SCHEDULE: '0.5,1,1,1,1,1,1,1',
-      ACCOUNTING_POLL_SECONDS: '1',
-      LOG_LEVEL: 'info',
-    };
+    const env = { ...deliveringEnv(dataDir, ADMIN_TOKEN, accounting.url), ACCOUNTING_POLL_SECONDS: '1' };
     let service: ServiceProcess | null = null;
     try {
       service = await startServiceProcess(env);
       const call = serviceClient(() => service!.url, ADMIN_TOKEN);
-      const org = (await call('POST', '/admin/v1/organisations', { name: 'Crash Ltd', timezone: 'Europe/London', default_currency: 'GBP' })).body.id as string;
-      const connected = await call('POST', `/admin/v1/organisations/${org}/accounting/connect`, {});
-      const tenant = connected.body.tenant_id as string;
-      await call('PUT', `/admin/v1/organisations/${org}/accounting/accounts`, { revenue: '200', usage_revenue: '270' });
-      expect((await call('POST', `/admin/v1/organisations/${org}/plans`, planBodies.flat_fee)).status).toBe(201);
+      const { org, tenant } = await connectedOrganisation(call, 'Crash Ltd');
       expect((await call('POST', `/admin/v1/organisations/${org}/plans`, planBodies.per_unit)).status).toBe(201);
-      expect((await call('POST', `/admin/v1/organisations/${org}/customers`, { code: 'C1', name: 'Customer One' })).status).toBe(201);
       const key = (await call('POST', `/admin/v1/organisations/${org}/api_keys`, { name: 'k', scopes: ['subscriptions:write', 'invoices:read', 'credit_notes:read'] })).body.key as string;
       const endpoint = await call('POST', `/admin/v1/organisations/${org}/webhook_endpoints`, { url: receiver.url('/crash'), events: ['*'] });
       expect(endpoint.status).toBe(201);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import request from 'supertest';
-import { awaitSync } from '../../commands/await-sync';
-import { loadOpenOrganisation } from '../../commands/organisation/load-open-organisation';
+import { awaitSync } from '../../commands/accounting/await-sync';
+import { loadOpenOrganisation } from '../../commands/plumbing/load-open-organisation';
 import { addDays, daysBetween, middayOf, startOfDate } from '../../domain/pricing/calendar';
 import { formatMoney, parseMoney } from '../../domain/pricing/money';
 import { fixedClock } from '../../infra/clock/clock';
@@ -194,7 +194,7 @@ const inLiveOrganisation = async (world: LifecycleWorld, start: Start): Promise<
       await deps.waitForProjections(await deps.store.headPosition());
       const head = await deps.store.headPosition();
       const moveTo = (instant: string) => clock.set(new Date(Math.max(clock.now().getTime(), Date.parse(instant))));
-      const run = await runDueWork(deps, await loadOpenOrganisation(deps.store, id), date, { beforeStep: (work) => moveTo(startOfDate(work.date, TIMEZONE)) });
+      const run = await runDueWork(deps, await loadOpenOrganisation(deps.store, id), date, { onDate: (day) => moveTo(startOfDate(day, TIMEZONE)) });
       moveTo(middayOf(date, TIMEZONE));
       await deps.waitForProjections(await awaitSync(deps.store, head, { invoiceIds: run.invoiceIds }, service.services.config.ACCOUNTING_PUSH_WAIT_MS));
       return { status: 200, body: { steps: run.steps } };

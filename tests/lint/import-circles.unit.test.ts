@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
-const SOURCE_FOLDERS = ['service', 'api', 'workers', 'commands', 'projections', 'domain', 'infra', 'bench'];
+const SOURCE_FOLDERS = ['service', 'demo', 'api', 'workers', 'commands', 'projections', 'domain', 'infra', 'bench'];
 // Static imports and re-exports, type-only ones too: a loop of types is still a loop to read.
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'|(?:^|\n)\s*import\s+'(\.[^']+)'/g;
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { invoiceCommand } from '../../commands/invoice/invoice-command';
-import { subscriptionCommand } from '../../commands/subscription/subscription-command';
+import { invoiceCommand } from '../../commands/plumbing/invoice-command';
+import { subscriptionCommand } from '../../commands/plumbing/subscription-command';
 import { firstInvoice } from '../../domain/invoice/first-invoice';
 import { DomainError } from '../../domain/shared/domain-error';
 import { fixedClock } from '../../infra/clock/clock';
@@ -11,10 +11,10 @@ import { silentLogger } from '../../infra/logger';
 import type { Doc } from '../../infra/read-store/port';
 import { SqliteReadStore } from '../../infra/read-store/sqlite';
 import { openDatabase } from '../../infra/sqlite/open-database';
-import { subscriptionAsOf } from '../../projections/as-of';
-import { INVOICES, invoicesProjection } from '../../projections/invoices';
-import { ProjectionRunner } from '../../projections/runner';
-import { SUBSCRIPTIONS, subscriptionsProjection } from '../../projections/subscriptions';
+import { subscriptionAsOf } from '../../projections/queries/as-of';
+import { INVOICES, invoicesProjection } from '../../projections/read-models/invoices';
+import { ProjectionRunner } from '../../projections/engine/runner';
+import { SUBSCRIPTIONS, subscriptionsProjection } from '../../projections/read-models/subscriptions';
 import { createSubscriptionCommand, openOrganisation, seatsPlan } from '../support/subscription-fixtures';
 import { tempDir } from '../support/test-service';
 

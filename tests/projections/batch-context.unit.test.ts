@@ -1,4 +1,4 @@
-import { batchContext } from '../../projections/batch-context';
+import { batchContext } from '../../projections/engine/batch-context';
 import type { Doc } from '../../infra/read-store/port';
 
 const emptyStore = { get: () => Promise.resolve(null) };
@@ -29,5 +29,28 @@ describe('a projection batch', () => {
     const got = await context.get<typeof doc>('organisations', 'org_1');
     expect(() => (got!.accounting = { connected: true })).toThrow(TypeError);
     expect(JSON.parse((context.writes()[0] as { json: string }).json)).toEqual({ id: 'org_1', accounting: { connected: false } });
+  });
+
+  it('reads a document of the store once a batch, and answers later reads with what it put or erased since', async () => {
+    const reads: string[] = [];
+    const store = {
+      get: <T extends Doc>(collection: string, id: string): Promise<T | null> => {
+        reads.push(`${collection}/${id}`);
+        return Promise.resolve({ id, _organisation: 'org_1', timezone: 'Europe/London' } as unknown as T);
+      },
+    };
+    const context = batchContext(store);
+    expect(await context.get('report_organisations', 'org_1')).toMatchObject({ timezone: 'Europe/London' });
+    expect(await context.get('report_organisations', 'org_1')).toMatchObject({ timezone: 'Europe/London' });
+    expect(reads).toEqual(['report_organisations/org_1']);
+    context.put('report_organisations', { id: 'org_1', _organisation: 'org_1', timezone: 'Asia/Tokyo' });
+    expect(await context.get('report_organisations', 'org_1')).toMatchObject({ timezone: 'Asia/Tokyo' });
+    await context.get('mrr_months', 'org_1/GBP/2026-03');
+    context.deleteWhere('mrr_months', '_organisation', 'org_1');
+    expect(await context.get('mrr_months', 'org_1/GBP/2026-03')).toBeNull();
+    expect(reads).toEqual(['report_organisations/org_1', 'mrr_months/org_1/GBP/2026-03']);
+    // Another batch reads the store again.
+    await batchContext(store).get('report_organisations', 'org_1');
+    expect(reads).toHaveLength(3);
   });
 });

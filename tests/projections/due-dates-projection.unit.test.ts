@@ -1,5 +1,5 @@
-import { DUE_DATES, dueDatesProjection } from '../../projections/due-dates';
-import { SUBSCRIPTIONS, subscriptionsProjection } from '../../projections/subscriptions';
+import { DUE_DATES, dueDatesProjection } from '../../projections/read-models/due-dates';
+import { SUBSCRIPTIONS, subscriptionsProjection } from '../../projections/read-models/subscriptions';
 import { projectionSpec } from '../support/projection-spec';
 import { londonSubscription, londonSubscriptionDocument } from '../support/subscription-fixtures';
 

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fingerprintOf } from '../../domain/shared/fingerprint';
-import { FingerprintLevels, type FingerprintLevelsOptions, type RunsChange } from '../../projections/fingerprint-levels';
+import { FingerprintLevels, type FingerprintLevelsOptions, type RunsChange } from '../../projections/usage-ids/fingerprint-levels';
 import { tempDir } from '../support/test-service';
 
 const levelsIn = (directory: string, told: { errors: unknown[]; changes: RunsChange[] }): FingerprintLevelsOptions => ({

@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Fingerprint, fingerprintOf } from '../../domain/shared/fingerprint';
-import { FingerprintRun } from '../../projections/fingerprint-run';
-import { FingerprintTable } from '../../projections/fingerprint-table';
+import { FingerprintRun } from '../../projections/usage-ids/fingerprint-run';
+import { FingerprintTable } from '../../projections/usage-ids/fingerprint-table';
 import { tempDir } from '../support/test-service';
 
 const sorted = (values: readonly number[]) => [...values].sort((a, b) => a - b);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { fingerprintOf } from '../../domain/shared/fingerprint';
-import { FingerprintTable } from '../../projections/fingerprint-table';
+import { FingerprintTable } from '../../projections/usage-ids/fingerprint-table';
 
 describe('FingerprintTable', () => {
   it('answers the values added with each text’s fingerprint, like a map of the texts, as it grows', () => {

@@ -1,7 +1,7 @@
 import type { StoredEvent } from '../../infra/event-store/port';
 import type { Doc, GenerationWriter, Write } from '../../infra/read-store/port';
-import { generationReplay } from '../../projections/generation-replay';
-import type { Projection } from '../../projections/projection';
+import { generationReplay } from '../../projections/engine/generation-replay';
+import type { Projection } from '../../projections/engine/projection';
 import { testEvent } from '../support/events';
 
 type Count = { id: string; count: number };

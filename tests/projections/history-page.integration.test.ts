@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventStore, StoredEvent } from '../../infra/event-store/port';
 import { SqliteEventStore } from '../../infra/event-store/sqlite';
 import { openDatabase } from '../../infra/sqlite/open-database';
-import { objectHistory, objectHistoryPage } from '../../projections/history';
+import { objectHistory, objectHistoryPage } from '../../projections/queries/history';
 import { testMetadata } from '../support/events';
 
 const ORG = 'org_1';

@@ -1,6 +1,6 @@
-import { creditNotesProjection } from '../../projections/credit-notes';
-import { invoicesProjection } from '../../projections/invoices';
-import { subscriptionsProjection } from '../../projections/subscriptions';
+import { creditNotesProjection } from '../../projections/read-models/credit-notes';
+import { invoicesProjection } from '../../projections/read-models/invoices';
+import { subscriptionsProjection } from '../../projections/read-models/subscriptions';
 import { raisedCreditNoteData } from '../support/events';
 import { projectionSpec } from '../support/projection-spec';
 import { londonSubscription, londonSubscriptionDocument } from '../support/subscription-fixtures';

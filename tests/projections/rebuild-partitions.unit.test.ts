@@ -1,4 +1,4 @@
-import { partitionByWork } from '../../projections/rebuild-partitions';
+import { partitionByWork } from '../../projections/engine/rebuild-partitions';
 
 const model = (name: string, ...handles: string[]) => ({ name, handles });
 const names = (groups: { name: string }[][]) => groups.map((group) => group.map((m) => m.name).sort());

@@ -1,11 +1,11 @@
 import type { StoredEvent } from '../../infra/event-store/port';
 import { SqliteReadStore } from '../../infra/read-store/sqlite';
 import { openDatabase } from '../../infra/sqlite/open-database';
-import { batchContext } from '../../projections/batch-context';
-import { CUSTOMERS, customersProjection } from '../../projections/customers';
-import { SANDBOX_GENERATIONS } from '../../projections/organisations';
-import { SandboxGenerations } from '../../projections/sandbox-generations';
-import { emptiedBySandboxReset } from '../../projections/sandbox-reset';
+import { batchContext } from '../../projections/engine/batch-context';
+import { CUSTOMERS, customersProjection } from '../../projections/read-models/customers';
+import { SANDBOX_GENERATIONS } from '../../projections/read-models/organisations';
+import { SandboxGenerations } from '../../projections/read-models/sandbox-generations';
+import { emptiedBySandboxReset } from '../../projections/read-models/sandbox-reset';
 import { projectionSpec } from '../support/projection-spec';
 import { testMetadata } from '../support/events';
 

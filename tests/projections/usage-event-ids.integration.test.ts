@@ -6,8 +6,8 @@ import type { EventStore } from '../../infra/event-store/port';
 import { SqliteEventStore } from '../../infra/event-store/sqlite';
 import { silentLogger } from '../../infra/logger';
 import { openDatabase } from '../../infra/sqlite/open-database';
-import { readSnapshot, writeSnapshot } from '../../projections/usage-event-id-snapshot';
-import { UsageEventIdIndex } from '../../projections/usage-event-ids';
+import { readSnapshot, writeSnapshot } from '../../projections/usage-ids/usage-event-id-snapshot';
+import { UsageEventIdIndex } from '../../projections/usage-ids/usage-event-ids';
 import { testEvent } from '../support/events';
 import { tempDir } from '../support/test-service';
 

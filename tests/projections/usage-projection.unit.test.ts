@@ -1,5 +1,5 @@
 import { usageRecordedData } from '../../domain/usage/events';
-import { USAGE_PERIODS, usageProjection } from '../../projections/usage';
+import { USAGE_PERIODS, usageProjection } from '../../projections/read-models/usage';
 import { projectionSpec } from '../support/projection-spec';
 
 const spec = projectionSpec(usageProjection);

@@ -1,5 +1,5 @@
 import type { SubscriptionCreatedData } from '../../domain/subscription/events';
-import { subscriptionsProjection, SUBSCRIPTIONS } from '../../projections/subscriptions';
+import { subscriptionsProjection, SUBSCRIPTIONS } from '../../projections/read-models/subscriptions';
 import { subscriptionMeter, twoBands } from '../support/meter-fixtures';
 import { projectionSpec } from '../support/projection-spec';
 import { londonSubscription, londonSubscriptionDocument } from '../support/subscription-fixtures';

@@ -4,10 +4,10 @@ import { SqliteEventStore } from '../../infra/event-store/sqlite';
 import { silentLogger } from '../../infra/logger';
 import { SqliteReadStore } from '../../infra/read-store/sqlite';
 import { openDatabase, type SqliteDatabase } from '../../infra/sqlite/open-database';
-import { allProjections } from '../../projections/all';
-import { GENERATIONS } from '../../projections/generations';
-import { ProjectionRunner } from '../../projections/runner';
-import { USAGE_PERIODS, type UsagePeriodDoc, usagePeriodId, usageProjection } from '../../projections/usage';
+import { allProjections } from '../../projections/read-models/all';
+import { GENERATIONS } from '../../projections/engine/generations';
+import { ProjectionRunner } from '../../projections/engine/runner';
+import { USAGE_PERIODS, type UsagePeriodDoc, usagePeriodId, usageProjection } from '../../projections/read-models/usage';
 import { testEvent } from '../support/events';
 import { tempDir } from '../support/test-service';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { CommandDeps } from '../../commands/deps';
-import type { Lookups } from '../../commands/lookups';
-import type { Caller } from '../../commands/metadata';
+import type { CommandDeps } from '../../commands/plumbing/deps';
+import type { Lookups } from '../../commands/plumbing/lookups';
+import type { Caller } from '../../commands/plumbing/metadata';
 import { eventCatalogue } from '../../domain/event-catalogue';
 import type { DomainEvent } from '../../domain/shared/decider';
 import { DomainError } from '../../domain/shared/domain-error';

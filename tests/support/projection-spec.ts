@@ -1,8 +1,8 @@
 import type { DomainEvent } from '../../domain/shared/decider';
 import type { EventMetadata, StoredEvent } from '../../infra/event-store/port';
 import type { Doc } from '../../infra/read-store/port';
-import type { Projection } from '../../projections/projection';
-import { memoryContext } from '../../projections/replay';
+import type { Projection } from '../../projections/engine/projection';
+import { memoryContext } from '../../projections/engine/replay';
 import { testMetadata } from './events';
 
 /** An event as a projection spec gives it: a domain event, optionally with its own metadata. */

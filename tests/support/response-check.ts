@@ -116,6 +116,11 @@ const watch = (app: Express, routes: readonly RouteSpec[], req: IncomingMessage,
         sent = true;
         record(JSON.parse(chunk));
       }
+      // The CSV a route declares (`csv`) in place of its JSON, when the request's Accept asked for it.
+      if (!sent && typeof chunk === 'string' && String(res.getHeader('Content-Type')).startsWith('text/csv')) {
+        sent = true;
+        if (!specFor(routes, method, path)?.csv) violations.push(`${method} ${path} answered CSV, which its route does not declare`);
+      }
       return end(...args);
     },
   });

@@ -1,4 +1,6 @@
-/** Prints the plain closing line CI reads, and repeats which adapter suites were skipped and why. */
+const { existsSync } = require('node:fs');
+
+/** Prints the plain closing line CI reads, and repeats which adapter and browser suites were skipped and why. */
 class SummaryReporter {
   onRunComplete(_contexts, results) {
     const skipped = [
@@ -8,6 +10,7 @@ class SummaryReporter {
     ]
       .filter(([name]) => !process.env[name])
       .map(([name, what]) => `${what} adapter contract suites skipped: ${name} is not set`);
+    if (!existsSync('/usr/bin/chromium')) skipped.push('Browser checks of /docs skipped: /usr/bin/chromium is not installed (apt-get install chromium)');
     for (const line of skipped) process.stdout.write(`${line}\n`);
     const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
     process.stdout.write(

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { awaitSync, type RaisedDocuments } from '../../commands/await-sync';
+import { awaitSync, type RaisedDocuments } from '../../commands/accounting/await-sync';
 import { expectError } from '../support/api-assertions';
 import { defineCatalogue } from '../support/catalogue-fixtures';
 import { accountingControl, connectAccounting, createKey, createOrganisation } from '../support/fixtures';

@@ -1,0 +1,5 @@
+import { planDecider } from '../../domain/plan/decider';
+import { planStream } from '../../domain/plan/events';
+import { boundHandler } from './bound-handler';
+
+export const planCommand = boundHandler(planDecider, planStream);

@@ -1,0 +1,140 @@
+import type { CreditNoteEvent, CreditNoteRaisedData } from '../../../domain/credit-note/events';
+import type { InvoiceEvent } from '../../../domain/invoice/events';
+import { formatMoney, parseMoney } from '../../../domain/pricing/money';
+import { type Month, monthOf } from '../../../domain/reports/months';
+import type { RevenueMonth } from '../../../domain/reports/report-rows';
+import { type BilledLine, combined, creditNoteReversals, invoiceRevenue, NO_REVENUE, type Revenue, REVENUE_TYPES } from '../../../domain/reports/revenue';
+import type { Doc } from '../../../infra/read-store/port';
+import { MRR_SUBSCRIPTIONS, type MrrSubscriptionDoc } from './mrr-movements';
+import type { ProjectionContext } from '../../engine/projection';
+import { addMember, timezoneOf } from './report-organisations';
+import { plus } from './report-fields';
+import { addToMonth, type MonthDoc } from './report-months';
+
+/** Per invoice and credit note: what it adds to its month (a credit note takes away what it reverses), and whether it counts. */
+export const REVENUE_DOCUMENTS = 'revenue_documents';
+/** Per organisation, currency and month: revenue by type net of the credit notes reversing it, and the credits. */
+export const REVENUE_MONTHS = 'revenue_months';
+
+const INVOICE_EVENT_TYPES = ['InvoiceRaised', 'InvoiceLinesAmended', 'InvoiceSynced', 'InvoiceStatusObserved', 'InvoiceRemoved'] as const;
+const CREDIT_NOTE_EVENT_TYPES = ['CreditNoteRaised', 'CreditNoteSynced', 'CreditNoteStatusObserved', 'CreditNoteAllocated'] as const;
+/** The invoice and credit note events the revenue follows: what a document adds, and whether it counts. */
+export const REVENUE_EVENT_TYPES = [...INVOICE_EVENT_TYPES, ...CREDIT_NOTE_EVENT_TYPES];
+export type RevenueEvent = InvoiceEvent<(typeof INVOICE_EVENT_TYPES)[number]> | CreditNoteEvent<(typeof CREDIT_NOTE_EVENT_TYPES)[number]>;
+
+type Amounts = Record<string, string>;
+
+type RevenueDocumentFields = {
+  id: string;
+  _organisation: string;
+  currency: string;
+  /** The invoice or credit note date: its month is of the organisation's timezone. */
+  date: string;
+  month: Month;
+  /** Voided and deleted documents count zero. */
+  counted: boolean;
+  /** Signed, by revenue type: an invoice's lines, less what a credit note reverses. */
+  revenue: Amounts;
+  credits: string;
+  /** An invoice's lines as a credit note crediting it reads them. */
+  lines: { effective_date: string | null; revenue_type: BilledLine['revenueType'] }[];
+};
+export type RevenueDocumentDoc = Doc & RevenueDocumentFields;
+
+const stored = (revenue: Revenue): Amounts => Object.fromEntries(REVENUE_TYPES.map((type) => [type, formatMoney(revenue[type])]));
+
+const addToItsMonth = (context: ProjectionContext, doc: RevenueDocumentDoc, sign: 1 | -1, recorded: string) =>
+  addToMonth(context, REVENUE_MONTHS, { organisationId: doc._organisation, currency: doc.currency, month: doc.month }, plus({}, { ...doc.revenue, credits: doc.credits }, sign), recorded);
+
+/** The document as it now stands, its month's sums following what changed of it (recorded at `recorded`). */
+const settle = async (context: ProjectionContext, before: RevenueDocumentDoc | null, after: RevenueDocumentDoc, recorded: string): Promise<void> => {
+  if (before?.counted) await addToItsMonth(context, before, -1, recorded);
+  if (after.counted) await addToItsMonth(context, after, 1, recorded);
+  context.put(REVENUE_DOCUMENTS, after);
+};
+
+/** A status seen in the accounting system: a voided or deleted document counts zero. */
+const statusSeen = async (context: ProjectionContext, id: string, status: string, recorded: string): Promise<void> => {
+  const doc = await context.get<RevenueDocumentDoc>(REVENUE_DOCUMENTS, id);
+  const counted = status !== 'voided' && status !== 'deleted';
+  if (doc && doc.counted !== counted) await settle(context, doc, { ...doc, counted }, recorded);
+};
+
+const raised = async (context: ProjectionContext, fields: Omit<RevenueDocumentFields, 'month' | 'counted'>, recorded: string): Promise<void> => {
+  const month = monthOf(Date.parse(fields.date), await timezoneOf(context, fields._organisation));
+  await settle(context, null, { ...fields, month, counted: true }, recorded);
+  await addMember(context, fields._organisation, fields.id);
+};
+
+/** What a credit note reverses: the lines of the invoice it credits, and when the subscription's first renewal line bills from. */
+const reversalsOf = async (context: ProjectionContext, data: CreditNoteRaisedData): Promise<Revenue> => {
+  const invoice = data.invoiceId ? await context.get<RevenueDocumentDoc>(REVENUE_DOCUMENTS, data.invoiceId) : null;
+  const subscription = data.subscriptionId ? await context.get<MrrSubscriptionDoc>(MRR_SUBSCRIPTIONS, data.subscriptionId) : null;
+  const credited = (invoice?.lines ?? []).map((line) => ({ effectiveDate: line.effective_date, revenueType: line.revenue_type }));
+  return creditNoteReversals(data.lines, credited, subscription?.first_renewal ?? null);
+};
+
+/** An invoice or credit note event: the document's contribution to its month follows. */
+export const applyRevenue = async (event: RevenueEvent, recorded: string, context: ProjectionContext): Promise<void> => {
+  switch (event.type) {
+    case 'InvoiceRaised': {
+      const { data } = event;
+      return raised(context, {
+        id: data.invoiceId,
+        _organisation: data.organisationId,
+        currency: data.currency,
+        date: data.invoiceDate,
+        revenue: stored(invoiceRevenue(data.lines)),
+        credits: formatMoney(0n),
+        lines: data.lines.map((line) => ({ effective_date: line.effectiveDate, revenue_type: line.revenueType })),
+      }, recorded);
+    }
+    case 'CreditNoteRaised': {
+      const { data } = event;
+      return raised(context, {
+        id: data.creditNoteId,
+        _organisation: data.organisationId,
+        currency: data.currency,
+        date: data.creditNoteDate,
+        revenue: stored(combined(NO_REVENUE, await reversalsOf(context, data), -1n)),
+        credits: data.subtotal,
+        lines: [],
+      }, recorded);
+    }
+    case 'InvoiceLinesAmended': {
+      const doc = await context.get<RevenueDocumentDoc>(REVENUE_DOCUMENTS, event.data.invoiceId);
+      const { lines } = event.data;
+      if (doc) {
+        const revenue = stored(invoiceRevenue(lines));
+        await settle(context, doc, { ...doc, revenue, lines: lines.map((line) => ({ effective_date: line.effectiveDate, revenue_type: line.revenueType })) }, recorded);
+      }
+      return;
+    }
+    case 'InvoiceSynced':
+    case 'InvoiceStatusObserved':
+    case 'InvoiceRemoved':
+      return statusSeen(context, event.data.invoiceId, event.data.status, recorded);
+    case 'CreditNoteSynced':
+    case 'CreditNoteStatusObserved':
+    case 'CreditNoteAllocated':
+      return statusSeen(context, event.data.creditNoteId, event.data.status, recorded);
+    default: {
+      const exhaustive: never = event;
+      return exhaustive;
+    }
+  }
+};
+
+/** After the organisation's timezone changed: the document in its month of the new timezone. */
+export const retimeDocument = async (context: ProjectionContext, doc: RevenueDocumentDoc, timezone: string, recorded: string): Promise<void> => {
+  const month = monthOf(Date.parse(doc.date), timezone);
+  if (month !== doc.month) await settle(context, doc, { ...doc, month }, recorded);
+};
+
+/** A month's document as the report rows take it. */
+export const toRevenueMonth = (doc: MonthDoc): RevenueMonth => ({
+  month: doc.month,
+  currency: doc.currency,
+  revenue: Object.fromEntries(REVENUE_TYPES.map((type) => [type, parseMoney((doc[type] as string | undefined) ?? '0')])) as Revenue,
+  credits: parseMoney((doc.credits as string | undefined) ?? '0'),
+});

@@ -1,7 +1,7 @@
 import { unitChangeCreditNote } from '../../domain/credit-note/unit-change-credit-note';
+import { accountingCopy } from '../../domain/invoice/accounting-copy';
 import { isRenewalLine } from '../../domain/invoice/renewal-invoice';
 import { unitChangeInvoice } from '../../domain/invoice/unit-change-invoice';
-import { accountingCopy } from '../../domain/invoice/accounting-copy';
 import type { OpenOrganisation } from '../../domain/organisation/state';
 import { parseMoney } from '../../domain/pricing/money';
 import type { ChangeUnits, RenewalInvoiceFacts } from '../../domain/subscription/change-units';

@@ -1,6 +1,6 @@
 import type { PlanDefinition } from '../catalogue/types';
-import type { AccountingDocumentStatus } from '../invoice/events';
 import { planHasUnits } from '../catalogue/types';
+import type { AccountingDocumentStatus } from '../invoice/events';
 import type { OpenOrganisation } from '../organisation/state';
 import { inSetupMode } from '../organisation/rules';
 import { daysBetween } from '../pricing/calendar';
@@ -18,9 +18,9 @@ export const MAX_UNITS = 999_999_999;
 
 /**
  * The renewal invoice as a unit change's handler found it: not raised yet (a crash between recording
- * it on the subscription and raising it), removed here, never pushed, held by an
- * accounting organisation the organisation no longer uses, or its status in the one it uses; and what
- * the lines an amendment keeps (all but its renewal line) amount to.
+ * it on the subscription and raising it), removed here, never pushed, held by an accounting
+ * organisation the organisation no longer uses, or its status in the one it uses; and what the lines
+ * an amendment keeps (all but its renewal line) amount to.
  */
 export type RenewalInvoiceFacts = Readonly<{ standing: 'not_raised' | 'removed' | 'not_pushed' | 'elsewhere' | AccountingDocumentStatus; kept: Money }>;
 

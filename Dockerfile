@@ -13,6 +13,10 @@ WORKDIR /app
 ENV NODE_ENV=production DATA_DIR=/data
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The console's templates and assets are read from the sources, beside the compiled code.
+COPY --from=build /app/api/console/views ./api/console/views
+COPY --from=build /app/api/console/assets ./api/console/assets
+COPY tsconfig.json ./
 COPY package.json ./
 VOLUME /data
 EXPOSE 3000

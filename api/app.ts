@@ -8,10 +8,12 @@ import { auditRoutes } from './admin/audit';
 import { adminCustomerRoutes } from './admin/customers';
 import { catalogueRoutes as adminCatalogueRoutes } from './admin/catalogue';
 import { invoiceSyncRoutes } from './admin/invoice-sync';
+import { organisationObjectRoutes } from './admin/organisation-objects';
 import { organisationRoutes } from './admin/organisations';
 import { timeRoutes } from './admin/time';
 import { webhookEndpointRoutes } from './admin/webhook-endpoints';
 import { workersRoutes } from './admin/workers';
+import { consoleRouter } from './console/console';
 import { projectionRoutes } from './admin/projections';
 import { reportRoutes } from './admin/reports';
 import type { ApiDeps } from './deps';
@@ -65,7 +67,7 @@ const describeDocument = (router: express.Router, routes: RouteRegistry, prefix:
   );
 };
 
-/** The whole HTTP surface: public `/v1` and operator `/admin/v1`, one error shape for both. */
+/** The whole HTTP surface: public `/v1` and operator `/admin/v1`, one error shape for both; the console at `/console`. */
 export const createApp = (deps: ApiDeps): App => {
   const app = express();
   app.disable('x-powered-by');
@@ -76,6 +78,8 @@ export const createApp = (deps: ApiDeps): App => {
   // Nothing reads a body before its caller is known: the key (or the admin token) is checked and
   // counted first, so a caller without one cannot make the service parse anything.
   app.use(requestId());
+  // The console answers pages, not the API's JSON: its own headers, session and errors.
+  app.use('/console', consoleRouter(deps));
   app.use(uncountedRateLimitHeaders(deps.rateLimiter.limit));
 
   app.use('/docs', referenceRoutes());
@@ -98,6 +102,7 @@ export const createApp = (deps: ApiDeps): App => {
   auditRoutes(admin, routes, deps);
   projectionRoutes(admin, routes, deps);
   reportRoutes(admin, routes, deps);
+  organisationObjectRoutes(admin, routes, deps);
   app.use('/admin', adminAuth(deps.adminToken));
   // Operators' writes to an organisation, but its reset (which takes the gate whole).
   app.use(sandboxWrites(sandboxWriteGateOf(deps.store), (req) => ADMIN_WRITE_TARGET.exec(req.path)?.[1] ?? null));

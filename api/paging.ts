@@ -43,7 +43,8 @@ export const publicView = <T extends Doc>(doc: T): T => {
   return view as T;
 };
 
-type ListQuery = { limit: number; starting_after?: string | undefined } & Record<string, unknown>;
+/** What every list's query gives once parsed: its page, and its own filters. */
+export type ListQuery = { limit: number; starting_after?: string | undefined } & Record<string, unknown>;
 
 /**
  * One page, newest first, of the organisation's documents. Every other query parameter filters the

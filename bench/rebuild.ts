@@ -33,17 +33,22 @@ export type RebuildFigures = Readonly<{
 const BATCH = 500;
 
 /**
- * A log of at least `target` realistic events: the streams one subscription creation writes over
- * HTTP, copied under fresh ids (`recordTemplate`), so every projection has real work to do.
+ * A log of realistic events: the streams one subscription creation writes over HTTP, copied under
+ * fresh ids (`recordTemplate`) in the quick start's sandbox, so every projection has real work to do;
+ * at least `events` of them, or `subscriptions` creations, `spreadMs` apart.
  */
-export const buildLog = async (target: number): Promise<string> => {
+export const buildSubscriptionLog = async (
+  size: Readonly<{ events: number }> | Readonly<{ subscriptions: number }>,
+  /** Each copy recorded this much before the one after it (0: every copy at the template's instants). */
+  spreadMs = 0,
+): Promise<Readonly<{ dataDir: string; organisationId: string }>> => {
   const template = await recordTemplate();
   const db = openDatabase(databaseFile(template.dataDir));
   const store = new SqliteEventStore(db);
-  const copies = Math.ceil((target - Number(await store.headPosition())) / template.perCopy);
+  const copies = 'subscriptions' in size ? size.subscriptions : Math.ceil((size.events - Number(await store.headPosition())) / template.perCopy);
   // Thousands of appends per transaction: the bench measures reading the log, not writing it.
   const appendCopies = db.transaction((from: number, to: number) => {
-    for (let i = from; i < to; i++) for (const { streamId, events } of template.copy(i)) void store.append(streamId, events, 'no_stream');
+    for (let i = from; i < to; i++) for (const { streamId, events } of template.copy(i, (copies - i) * spreadMs)) void store.append(streamId, events, 'no_stream');
   });
   for (let i = 0; i < copies; i += 2000) appendCopies(i, Math.min(i + 2000, copies));
   // One stream of 1,000 events to fold: an invoice raised, then 999 failed pushes.
@@ -51,8 +56,11 @@ export const buildLog = async (target: number): Promise<string> => {
   await store.append('invoice-inv_long', [raised!], 'no_stream');
   await store.append('invoice-inv_long', failures, 0);
   db.close();
-  return template.dataDir;
+  return { dataDir: template.dataDir, organisationId: template.organisationId };
 };
+
+/** A log of at least `target` events (`buildSubscriptionLog`): its data directory. */
+export const buildLog = async (target: number): Promise<string> => (await buildSubscriptionLog({ events: target })).dataDir;
 
 /**
  * The rebuild rate of every read model over a log of `target` events, beside its baseline: a raw

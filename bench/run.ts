@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { consoleBench } from './console';
 import { HTTP_ROWS, httpBench, USAGE_IDS, type UsageIds } from './http';
 import { formatRounds, type RowFigures } from './rounds';
 import { useRunDir } from './run-dir';
@@ -12,9 +13,10 @@ import { scaleRows } from './scale';
  * (`BENCH_SECTIONS`, default all, comma-separated): `http` (autocannon against the service in its
  * own process; `BENCH_ROWS` picks its rows, default `creations,usage,seeded`, the baseline always
  * runs; `BENCH_ROUNDS` repeats them, then prints each row's median and spread), `scale` (memory
- * after many events, rebuild beside a raw scan, folds) and `billing-day` (a billing day of
+ * after many events, rebuild beside a raw scan, folds), `billing-day` (a billing day of
  * `BENCH_BILLING_DAY_SUBSCRIPTIONS`, default 5,000, beside one of a tenth as many, each followed by
- * its sandbox's reset; the filtered lists at `BENCH_LIST_OBJECTS`, default 100,000). Data sizes and
+ * its sandbox's reset; the filtered lists at `BENCH_LIST_OBJECTS`, default 100,000) and `console`
+ * (each console page's latency and transfer over `BENCH_CONSOLE_SUBSCRIPTIONS` subscriptions). Data sizes and
  * load from the environment; `--profile` has every server process write a CPU profile into `bench-profiles/`.
  */
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -72,6 +74,7 @@ const sections: Record<string, () => Promise<boolean>> = {
     formatLists(await filteredLists(objects, profileDir)).forEach(print);
     return days.every((day) => day.reads.failures + day.reset.reads.failures === 0);
   },
+  console: () => consoleBench(print),
 };
 
 const main = async (): Promise<void> => {

@@ -17,8 +17,11 @@ export type TemplateLog = Readonly<{
   organisationId: string;
   /** Events in one copy. */
   perCopy: number;
-  /** Copy `i` of the creation's streams (customer, subscription, invoice raised and synced) under fresh ids. */
-  copy(i: number): { streamId: string; events: NewEvent[] }[];
+  /**
+   * Copy `i` of the creation's streams (customer, subscription, invoice raised and synced) under
+   * fresh ids; recorded `earlierMs` before the original (0: at the same instants).
+   */
+  copy(i: number, earlierMs?: number): { streamId: string; events: NewEvent[] }[];
   /** An invoice's stream of `failures` + 1 events: raised once, then its push failing again and again. */
   longInvoice(invoiceId: string, failures: number): NewEvent[];
 }>;
@@ -46,14 +49,24 @@ export const recordTemplate = async (): Promise<TemplateLog> => {
   const template = streams.map((events) => events.map((e) => ({ ...e, data: JSON.stringify(e.data) })));
   const renamed = (text: string, i: number) =>
     text.replaceAll(subscriptionId, `sub_bench${i}`).replaceAll(customerId, `cus_bench${i}`).replaceAll(invoice.id, `inv_bench${i}`);
-  const fresh = (event: StoredEvent, data: unknown): NewEvent => ({ id: randomUUID(), type: event.type, version: event.version, data, metadata: event.metadata });
+  const earlier = (instant: string, ms: number) => new Date(Date.parse(instant) - ms).toISOString();
+  const fresh = (event: StoredEvent, data: unknown, earlierMs = 0): NewEvent => ({
+    id: randomUUID(),
+    type: event.type,
+    version: event.version,
+    data,
+    metadata:
+      earlierMs === 0
+        ? event.metadata
+        : { ...event.metadata, businessTime: earlier(event.metadata.businessTime, earlierMs), recordedTime: earlier(event.metadata.recordedTime, earlierMs) },
+  });
   const raised = streams[2]![0]!;
   return {
     dataDir,
     organisationId,
     perCopy: template.reduce((n, events) => n + events.length, 0),
-    copy: (i) =>
-      template.map((events) => ({ streamId: renamed(events[0]!.streamId, i), events: events.map((e) => fresh(e, JSON.parse(renamed(e.data, i)))) })),
+    copy: (i, earlierMs = 0) =>
+      template.map((events) => ({ streamId: renamed(events[0]!.streamId, i), events: events.map((e) => fresh(e, JSON.parse(renamed(e.data, i)), earlierMs)) })),
     longInvoice: (invoiceId, failures) => [
       fresh(raised, JSON.parse(JSON.stringify(raised.data).replaceAll(invoice.id, invoiceId))),
       ...Array.from({ length: failures }, () => appendedEvent('InvoiceSyncFailed', { invoiceId, error: 'Locked period' }, raised.metadata)),

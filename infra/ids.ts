@@ -15,6 +15,7 @@ export const ID_PREFIXES = {
   webhookEndpoint: 'we',
   apiKey: 'key',
   request: 'req',
+  consoleSession: 'cs',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

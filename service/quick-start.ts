@@ -103,4 +103,6 @@ Sandbox API key with every scope (shown once):
   curl -s ${url}/v1/organisation -H "Authorization: Bearer ${demo.apiKey}"
   curl -s ${url}/v1/plans -H "Authorization: Bearer ${demo.apiKey}"
 
+Console: ${url}/console (sign in with the admin token)
+
 `;

@@ -86,7 +86,7 @@ export const startService = async (config: Config, logger: Logger): Promise<Runn
     const server = httpServer(app);
     const port = await listen(server, config.PORT, config.HOST);
     const url = reachableAt(config.HOST, port);
-    logger.info({ url, host: config.HOST }, 'billing service listening');
+    logger.info({ url, host: config.HOST, console: `${url}/console` }, 'billing service listening');
     if (demo) process.stdout.write(quickStartBanner(url, demo));
     return running(url, adminToken, demo, services, workers, server, async () => {
       await stopProjectionsLease();

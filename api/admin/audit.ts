@@ -4,10 +4,11 @@ import { type BilledUsageCursor, billedUsagePage } from '../../projections/queri
 import { objectHistoryPage } from '../../projections/queries/history';
 import { INVOICES, type InvoiceDoc } from '../../projections/read-models/invoices';
 import { subscriptionAsOf } from '../../projections/queries/as-of';
+import type { OrganisationDoc } from '../../projections/read-models/organisations';
 import type { ApiDeps } from '../deps';
 import { invalidParameter, notFound } from '../errors';
 import { findOwned } from '../find-owned';
-import { listOf, listQuery, publicView } from '../paging';
+import { type ListQuery, listOf, listQuery, publicView } from '../paging';
 import { type RouteRegistry, route } from '../route';
 import { asOfQuery, eventObject, historyQuery, subscriptionAsOfObject, toEventObject, toUsageEventObject, usageEventObject } from '../schemas/audit';
 import { findOrganisation } from './organisations';
@@ -17,6 +18,24 @@ const usageCursor = async (lookups: Lookups, organisationId: string, subscriptio
   const { holders } = await lookups.usageEventHolders(organisationId, subscriptionId, [eventId]);
   const revisions = (holders.get(eventId) ?? []).filter((holder) => holder.subscriptionId === subscriptionId).map((holder) => holder.revision);
   return { eventId, revisions };
+};
+
+/** The usage events an invoice line billed, a page at a time (none for a line that is not a usage line). */
+export const lineUsageEvents = async (deps: ApiDeps, organisation: Pick<OrganisationDoc, 'id'>, invoiceId: string, lineId: string, query: ListQuery) => {
+  const invoice = await findOwned<InvoiceDoc>(deps, INVOICES, organisation.id, invoiceId, 'invoice_not_found');
+  const line = invoice.lines.find((l) => l.id === lineId);
+  if (!line) throw notFound('invoice_line_not_found', `Invoice ${invoice.id} has no line ${lineId}.`, 'line');
+  const after = query.starting_after;
+  const subscriptionId = invoice.subscription;
+  const cursor = after === undefined || subscriptionId === null ? undefined : await usageCursor(deps.lookups, organisation.id, subscriptionId, after);
+  const page =
+    line.type === 'usage' && line.meter !== null && subscriptionId !== null
+      ? await billedUsagePage(deps.store, deps.readStore, { subscriptionId, invoiceId: invoice.id, meterId: line.meter }, query.limit, cursor)
+      : after === undefined
+        ? { events: [], hasMore: false }
+        : null;
+  if (!page) throw invalidParameter('starting_after', `No usage event ${after!} billed on this line to start after.`);
+  return { object: 'list' as const, data: page.events.map(toUsageEventObject), has_more: page.hasMore };
 };
 
 /** Auditors' reads: an object's history, a subscription as of an instant, the usage events a line billed. */
@@ -99,22 +118,6 @@ export const auditRoutes = (router: Router, registry: RouteRegistry, deps: ApiDe
       query: listQuery({}),
       response: listOf(usageEventObject),
     },
-    async ({ params, query }) => {
-      const organisation = await findOrganisation(deps, params.org!);
-      const invoice = await findOwned<InvoiceDoc>(deps, INVOICES, organisation.id, params.id!, 'invoice_not_found');
-      const line = invoice.lines.find((l) => l.id === params.line);
-      if (!line) throw notFound('invoice_line_not_found', `Invoice ${invoice.id} has no line ${params.line!}.`, 'line');
-      const after = query.starting_after;
-      const subscriptionId = invoice.subscription;
-      const cursor = after === undefined || subscriptionId === null ? undefined : await usageCursor(deps.lookups, organisation.id, subscriptionId, after);
-      const page =
-        line.type === 'usage' && line.meter !== null && subscriptionId !== null
-          ? await billedUsagePage(deps.store, deps.readStore, { subscriptionId, invoiceId: invoice.id, meterId: line.meter }, query.limit, cursor)
-          : after === undefined
-            ? { events: [], hasMore: false }
-            : null;
-      if (!page) throw invalidParameter('starting_after', `No usage event ${after!} billed on this line to start after.`);
-      return { body: { object: 'list', data: page.events.map(toUsageEventObject), has_more: page.hasMore } };
-    },
+    async ({ params, query }) => ({ body: await lineUsageEvents(deps, await findOrganisation(deps, params.org!), params.id!, params.line!, query) }),
   );
 };

@@ -1,10 +1,13 @@
 import type { Router } from 'express';
+import type { z } from 'zod';
+import type { Caller } from '../../commands/plumbing/metadata';
 import { changeOrganisationSettings } from '../../commands/organisation/change-organisation-settings';
 import { createOrganisation } from '../../commands/organisation/create-organisation';
 import { openSandbox } from '../../commands/sandbox/open-sandbox';
 import { resetSandbox } from '../../commands/sandbox/reset-sandbox';
 import { sandboxWriteGateOf } from '../../commands/sandbox/sandbox-write-gate';
 import { organisationCommand } from '../../commands/plumbing/organisation-command';
+import type { SandboxCopy } from '../../domain/organisation/events';
 import { latestPosition } from '../../commands/plumbing/positions';
 import { advanceRunning } from '../../domain/organisation/time';
 import { newId } from '../../infra/ids';
@@ -42,6 +45,35 @@ const forgetIdempotencyRecords = async (deps: ApiDeps, organisationId: string, g
   for (const key of keys) await deps.idempotency.forget(idempotencyScope(key.id, generation - 1));
 };
 
+/**
+ * Empties a sandbox and copies again what `copy` asks, once the writes to it under way are done
+ * (those that come meanwhile wait for it); never while its test clock is being advanced, and its
+ * clock returns to real time. Answers the sandbox as the read models then have it.
+ */
+export const resetSandboxNow = async (deps: ApiDeps, caller: Caller, sandbox: OrganisationDoc, copy: SandboxCopy): Promise<OrganisationDoc> => {
+  if (!deps.clocks.beginAdvance(sandbox.id)) throw advanceRunning();
+  let position: bigint;
+  try {
+    position = await sandboxWriteGateOf(deps.store).resetting(sandbox.id, async () => {
+      const reset = await resetSandbox(deps, caller, sandbox.id, copy);
+      deps.clocks.setTestClock(sandbox.id, null);
+      await deps.waitForProjections(reset.resetAt);
+      await forgetIdempotencyRecords(deps, sandbox.id, reset.generation);
+      return reset.position;
+    });
+  } finally {
+    deps.clocks.endAdvance(sandbox.id);
+  }
+  return readAfterWrite(deps, position, () => findOrganisation(deps, sandbox.id));
+};
+
+/** A new live organisation with these settings, as the read models then have it. */
+export const createLiveOrganisation = async (deps: ApiDeps, caller: Caller, body: z.infer<typeof createOrganisationBody>): Promise<OrganisationDoc> => {
+  const id = newId('organisation');
+  const { position } = await createOrganisation(deps, caller, { organisationId: id, livemode: true, liveOrganisationId: null, settings: toNewOrganisationSettings(body) });
+  return readAfterWrite(deps, position, () => findOrganisation(deps, id));
+};
+
 export const organisationRoutes = (router: Router, registry: RouteRegistry, deps: ApiDeps): void => {
   const base = { tag: 'Organisations', auth: 'admin', response: organisationObject } as const;
 
@@ -74,16 +106,7 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
       ],
       status: 201,
     },
-    async ({ req, body }) => {
-      const id = newId('organisation');
-      const { position } = await createOrganisation(deps, adminCaller(req), {
-        organisationId: id,
-        livemode: true,
-        liveOrganisationId: null,
-        settings: toNewOrganisationSettings(body),
-      });
-      return { body: await readAfterWrite(deps, position, () => findOrganisation(deps, id)) };
-    },
+    async ({ req, body }) => ({ body: await createLiveOrganisation(deps, adminCaller(req), body) }),
   );
 
   route(
@@ -205,24 +228,6 @@ export const organisationRoutes = (router: Router, registry: RouteRegistry, deps
       status: 200,
       errors: [409],
     },
-    async ({ req, body, params }) => {
-      const sandbox = await findOrganisation(deps, params.org!);
-      // Never while its test clock is being advanced; the clock returns to real time.
-      if (!deps.clocks.beginAdvance(sandbox.id)) throw advanceRunning();
-      let position: bigint;
-      try {
-        // Once the writes to the sandbox under way are done; those that come meanwhile wait for it.
-        position = await sandboxWriteGateOf(deps.store).resetting(sandbox.id, async () => {
-          const reset = await resetSandbox(deps, adminCaller(req), sandbox.id, body.copy);
-          deps.clocks.setTestClock(sandbox.id, null);
-          await deps.waitForProjections(reset.resetAt);
-          await forgetIdempotencyRecords(deps, sandbox.id, reset.generation);
-          return reset.position;
-        });
-      } finally {
-        deps.clocks.endAdvance(sandbox.id);
-      }
-      return { body: await readAfterWrite(deps, position, () => findOrganisation(deps, sandbox.id)) };
-    },
+    async ({ req, body, params }) => ({ body: await resetSandboxNow(deps, adminCaller(req), await findOrganisation(deps, params.org!), body.copy) }),
   );
 };

@@ -15,7 +15,8 @@ const DOMAIN_ERRORS: Record<DomainError['kind'], { status: number; type: ErrorTy
   accounting: { status: 502, type: 'api_error' },
 };
 
-const toApiError = (error: unknown): ApiError | null => {
+/** The API's error for what a handler threw; null for a failure of ours (a 500). */
+export const toApiError = (error: unknown): ApiError | null => {
   if (error instanceof ApiError) return error;
   if (error instanceof DomainError) {
     const { status, type } = DOMAIN_ERRORS[error.kind];

@@ -1,70 +1,21 @@
 import type { Router } from 'express';
-import { z } from 'zod';
 import { importCustomer } from '../../commands/customer/import-customer';
-import { CUSTOMER_STATUSES, CUSTOMERS, type CustomerDoc } from '../../projections/read-models/customers';
+import { CUSTOMERS, type CustomerDoc } from '../../projections/read-models/customers';
 import type { ApiDeps } from '../deps';
 import { findOwned } from '../find-owned';
-import { csvEnum, listOf, listPage, listQuery, publicView } from '../paging';
+import { CUSTOMER_READ } from '../object-reads';
+import { publicView } from '../paging';
 import { readAfterWrite } from '../read-after-write';
 import type { RouteRegistry } from '../route';
 import { createCustomerBody, customerObject, toCustomerInput } from '../schemas/customer';
 import { apiCaller } from './api-caller';
+import { publicObjectRoutes } from './object-routes';
 import { publicRoute } from './public-route';
-
-const customersQuery = listQuery({
-  code: z.string().min(1).optional(),
-  email: z.string().min(1).optional().describe('Case-insensitive'),
-  status: csvEnum(CUSTOMER_STATUSES).optional(),
-});
 
 export const customerRoutes = (router: Router, registry: RouteRegistry, deps: ApiDeps): void => {
   const base = { tag: 'Customers', auth: 'api_key' } as const;
 
-  publicRoute(
-    router,
-    registry,
-    deps,
-    {
-      ...base,
-      method: 'get',
-      path: '/v1/customers',
-      operationId: 'listCustomers',
-      summary: 'List customers',
-      description: `
-        The organisation's imported customers, newest first, paged with \`limit\` and \`starting_after\`.
-        Narrow it by \`code\`, by \`email\` (compared without regard to case) or by \`status\`
-        (\`active\`, \`inactive\`, comma-separated). Contacts of the accounting system that were never
-        imported are not listed.
-
-        **Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.
-      `,
-      scope: 'customers:read',
-      query: customersQuery,
-      status: 200,
-      response: listOf(customerObject),
-    },
-    async ({ req, query }) => ({ body: await listPage(deps.readStore, CUSTOMERS, req.auth!.organisation.id, query, ['email']) }),
-  );
-
-  publicRoute(
-    router,
-    registry,
-    deps,
-    {
-      ...base,
-      method: 'get',
-      path: '/v1/customers/{id}',
-      operationId: 'getCustomer',
-      summary: 'Retrieve a customer',
-      description: 'A customer by its id (`cus_…`).\n\n**Errors:** `404 customer_not_found` when the organisation has no customer with that id.',
-      scope: 'customers:read',
-      status: 200,
-      response: customerObject,
-    },
-    async ({ req, params }) => ({
-      body: publicView(await findOwned<CustomerDoc>(deps, CUSTOMERS, req.auth!.organisation.id, params.id!, 'customer_not_found')),
-    }),
-  );
+  publicObjectRoutes(router, registry, deps, CUSTOMER_READ);
 
   publicRoute(
     router,

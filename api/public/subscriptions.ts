@@ -1,27 +1,21 @@
 import type { Router } from 'express';
-import { z } from 'zod';
 import { awaitSync } from '../../commands/accounting/await-sync';
 import { createSubscription } from '../../commands/subscription/create-subscription';
-import { INVOICE_STATUSES, INVOICES, type InvoiceDoc } from '../../projections/read-models/invoices';
-import { SUBSCRIPTION_STATUSES, SUBSCRIPTIONS, type SubscriptionDoc } from '../../projections/read-models/subscriptions';
+import { INVOICES, type InvoiceDoc } from '../../projections/read-models/invoices';
+import { SUBSCRIPTIONS, type SubscriptionDoc } from '../../projections/read-models/subscriptions';
 import type { ApiDeps } from '../deps';
 import { findOwned } from '../find-owned';
-import { csvEnum, listOf, listPage, listQuery, publicView } from '../paging';
+import { INVOICE_READ, SUBSCRIPTION_READ } from '../object-reads';
+import { publicView } from '../paging';
 import { readAfterWrite } from '../read-after-write';
 import type { RouteRegistry } from '../route';
-import {
-  createdSubscriptionObject,
-  createSubscriptionBody,
-  invoiceObject,
-  subscriptionObject,
-  toCreateSubscriptionInput,
-} from '../schemas/subscription';
+import { createdSubscriptionObject, createSubscriptionBody, toCreateSubscriptionInput } from '../schemas/subscription';
 import { apiCaller } from './api-caller';
+import { publicObjectRoutes } from './object-routes';
 import { publicRoute } from './public-route';
 
 export const subscriptionRoutes = (router: Router, registry: RouteRegistry, deps: ApiDeps): void => {
   const subscriptionBase = { tag: 'Subscriptions', auth: 'api_key', status: 200 } as const;
-  const invoiceBase = { tag: 'Invoices', auth: 'api_key', status: 200, scope: 'invoices:read' } as const;
 
   publicRoute(
     router,
@@ -107,108 +101,6 @@ export const subscriptionRoutes = (router: Router, registry: RouteRegistry, deps
     },
   );
 
-  publicRoute(
-    router,
-    registry,
-    deps,
-    {
-      ...subscriptionBase,
-      method: 'get',
-      path: '/v1/subscriptions',
-      operationId: 'listSubscriptions',
-      summary: 'List subscriptions',
-      description: `
-        The organisation's subscriptions, newest first, paged with \`limit\` and \`starting_after\`. Narrow it by
-        \`customer\` (id), \`customer_code\` or \`status\` (\`pending\`, \`active\`, \`complete\`, \`ended\`,
-        comma-separated).
-
-        **Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.
-      `,
-      scope: 'subscriptions:read',
-      query: listQuery({
-        customer: z.string().min(1).optional(),
-        customer_code: z.string().min(1).optional(),
-        status: csvEnum(SUBSCRIPTION_STATUSES).optional(),
-      }),
-      response: listOf(subscriptionObject),
-    },
-    async ({ req, query }) => ({ body: await listPage(deps.readStore, SUBSCRIPTIONS, req.auth!.organisation.id, query) }),
-  );
-
-  publicRoute(
-    router,
-    registry,
-    deps,
-    {
-      ...subscriptionBase,
-      method: 'get',
-      path: '/v1/subscriptions/{id}',
-      operationId: 'getSubscription',
-      summary: 'Retrieve a subscription',
-      description: `
-        A subscription by its id (\`sub_…\`): its status, units, current billing period and renewal date,
-        and its values (\`renewal_value\`, \`usage_value\`, \`usage_value_annual\`, \`minimum_usage_value\`).
-        A GET right after a write by the same client sees that write.
-
-        **Errors:** \`404 subscription_not_found\` when the organisation has no subscription with that id.
-      `,
-      scope: 'subscriptions:read',
-      response: subscriptionObject,
-    },
-    async ({ req, params }) => ({
-      body: publicView(await findOwned<SubscriptionDoc>(deps, SUBSCRIPTIONS, req.auth!.organisation.id, params.id!, 'subscription_not_found')),
-    }),
-  );
-
-  publicRoute(
-    router,
-    registry,
-    deps,
-    {
-      ...invoiceBase,
-      method: 'get',
-      path: '/v1/invoices',
-      operationId: 'listInvoices',
-      summary: 'List invoices',
-      description: `
-        The organisation's invoices, newest first, paged with \`limit\` and \`starting_after\`. Narrow it by
-        \`subscription\`, \`customer\` (ids) or \`status\` (comma-separated invoice statuses). Each invoice
-        carries its lines (with their revenue type) and \`accounting\`: its number, total and
-        \`sync_status\` in the accounting system.
-
-        **Errors:** \`422 invalid_parameter\` names a filter or paging parameter that is not valid.
-      `,
-      query: listQuery({
-        subscription: z.string().min(1).optional(),
-        customer: z.string().min(1).optional(),
-        status: csvEnum(INVOICE_STATUSES).optional(),
-      }),
-      response: listOf(invoiceObject),
-    },
-    async ({ req, query }) => ({ body: await listPage(deps.readStore, INVOICES, req.auth!.organisation.id, query) }),
-  );
-
-  publicRoute(
-    router,
-    registry,
-    deps,
-    {
-      ...invoiceBase,
-      method: 'get',
-      path: '/v1/invoices/{id}',
-      operationId: 'getInvoice',
-      summary: 'Retrieve an invoice',
-      description: `
-        An invoice by its id (\`inv_…\`). Its \`status\` follows the accounting system's (\`draft\`,
-        \`awaiting_approval\`, \`approved\`, \`paid\`, …) as the status poller sees it; \`total\` includes the
-        tax the accounting system computed.
-
-        **Errors:** \`404 invoice_not_found\` when the organisation has no invoice with that id.
-      `,
-      response: invoiceObject,
-    },
-    async ({ req, params }) => ({
-      body: publicView(await findOwned<InvoiceDoc>(deps, INVOICES, req.auth!.organisation.id, params.id!, 'invoice_not_found')),
-    }),
-  );
+  publicObjectRoutes(router, registry, deps, SUBSCRIPTION_READ);
+  publicObjectRoutes(router, registry, deps, INVOICE_READ);
 };

@@ -7,6 +7,7 @@ import { invoiceObject, subscriptionObject } from './subscription';
 
 const actorObject = z.discriminatedUnion('type', [
   z.object({ type: z.literal('api_key'), id: z.string() }),
+  z.object({ type: z.literal('console'), session: z.string() }),
   z.object({ type: z.enum(['admin', 'scheduler', 'system']) }),
 ]);
 

@@ -2,6 +2,8 @@
 export type Actor =
   | { type: 'api_key'; id: string }
   | { type: 'admin' }
+  /** An operator signed in to the console: the session's public id, never its cookie. */
+  | { type: 'console'; session: string }
   | { type: 'scheduler' }
   | { type: 'system' };
 

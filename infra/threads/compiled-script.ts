@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 /** The repository root: the nearest folder above `from` that holds tsconfig.json. */
-const projectRoot = (from: string): string => {
+export const projectRoot = (from: string): string => {
   for (let dir = from; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'tsconfig.json'))) return dir;
     if (dirname(dir) === dir) throw new Error(`No tsconfig.json above ${from}.`);

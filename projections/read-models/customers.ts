@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CustomerEvent } from '../../domain/customer/events';
 import type { Projection } from '../engine/projection';
+import { listIndexes } from '../../infra/read-store/list-indexes';
 
 export const CUSTOMERS = 'customers';
 
@@ -26,10 +27,8 @@ export const customersProjection: Projection<CustomerEvent> = {
   name: 'customers',
   version: 1,
   collections: [CUSTOMERS],
-  indexes: [
-    { collection: CUSTOMERS, fields: ['_organisation', 'created'] },
-    { collection: CUSTOMERS, fields: ['_organisation', 'code'] },
-  ],
+  // The list's filters (`email` is compared without regard to case, which no index serves); a customer is found by its code.
+  indexes: listIndexes(CUSTOMERS, ['code', 'status']),
   handles: ['CustomerImported', 'CustomerUpdated', 'CustomerContactLinked'],
   apply: async (event, context) => {
     switch (event.type) {

@@ -2,7 +2,7 @@ import type { Actor, StoredEvent } from '../../infra/event-store/port';
 
 const MONEY = /^-?\d+\.\d{4}$/;
 
-const actorName = (actor: Actor): string => (actor.type === 'api_key' ? `api_key ${actor.id}` : actor.type);
+const actorName = (actor: Actor): string => (actor.type === 'api_key' ? `api_key ${actor.id}` : actor.type === 'console' ? `console ${actor.session}` : actor.type);
 
 /** The amounts an event states (its 4-decimal money fields, and its lines'), as `name=amount`. */
 const amounts = (data: unknown, prefix = ''): string[] => {

@@ -75,7 +75,7 @@ describe('OpenAPI documents', () => {
     expect(Object.keys(adminDocument.components.schemas).sort()).toEqual(
       [
         'AccountingConnection', 'ApiKey', 'Charge', 'Cpi', 'CreatedApiKey', 'CreditNote', 'Customer', 'Error', 'Event', 'Invoice', 'InvoiceLine', 'Meter', 'MrrReportRow', 'Organisation',
-        'Plan', 'PlanMeter', 'Projection', 'ProjectionRebuild', 'RevenueReportRow', 'SubscriptionAsOf', 'TestClock', 'Tier', 'UsageEvent', 'WebhookDelivery', 'WebhookEndpoint', 'WebhookEndpointWithSecret', 'WorkersStatus',
+        'Plan', 'PlanMeter', 'Projection', 'ProjectionRebuild', 'RevenueReportRow', 'Subscription', 'SubscriptionAsOf', 'TestClock', 'Tier', 'UsageEvent', 'WebhookDelivery', 'WebhookEndpoint', 'WebhookEndpointWithSecret', 'WorkersStatus',
       ],
     );
     const internal = JSON.stringify([publicDocument.components, adminDocument.components]).match(/"_\w+"/g);

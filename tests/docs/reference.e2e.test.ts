@@ -1,18 +1,13 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Browser, chromium } from 'playwright-core';
 import { createApp } from '../../api/app';
 import { REFERENCES } from '../../api/reference';
 import { apiDeps } from '../../service/services';
+import { CHROMIUM, describeInBrowser } from '../support/browser';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../support/test-service';
 
-/** Debian's Chromium (`apt-get install chromium`); .ci/run installs it. */
-const CHROMIUM = '/usr/bin/chromium';
-
-const browserSuite = existsSync(CHROMIUM) ? describe : describe.skip;
-
-browserSuite(`the API reference in a headless browser${existsSync(CHROMIUM) ? '' : ` (skipped: no ${CHROMIUM})`}`, () => {
+describeInBrowser('the API reference in a headless browser', () => {
   let service: TestService;
   let server: Server;
   let origin: string;

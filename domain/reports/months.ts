@@ -34,13 +34,20 @@ export const monthStart = (month: Month, timezone: string): number => {
   return start;
 };
 
+/** Per timezone, the month `monthOf` last answered and the instants from its start to the next month's. */
+const lastMonths = new Map<string, Readonly<{ month: Month; from: number; to: number }>>();
+
 /**
  * The month an instant (epoch milliseconds) falls in, in a timezone: its month in UTC, or the one
  * before or after (no timezone is a month away from UTC), told by the months' first instants alone.
+ * Another instant of the month last answered needs neither (a rebuild asks one month thousands of times).
  */
 export const monthOf = (instant: number, timezone: string): Month => {
+  const last = lastMonths.get(timezone);
+  if (last && instant >= last.from && instant < last.to) return last.month;
   const utc = new Date(instant).toISOString().slice(0, 7);
-  if (instant < monthStart(utc, timezone)) return addMonths(utc, -1);
-  const next = addMonths(utc, 1);
-  return instant >= monthStart(next, timezone) ? next : utc;
+  const month = instant < monthStart(utc, timezone) ? addMonths(utc, -1) : instant >= monthStart(addMonths(utc, 1), timezone) ? addMonths(utc, 1) : utc;
+  if (lastMonths.size >= 1_000) lastMonths.clear();
+  lastMonths.set(timezone, { month, from: monthStart(month, timezone), to: monthStart(addMonths(month, 1), timezone) });
+  return month;
 };

@@ -118,12 +118,21 @@ export const mrrTimeline = (facts: RecurringFacts): MrrTimeline => {
   const units = facts.units.map((step) => ({ from: instant(step.from), value: step.value }));
   const prices = facts.prices.map((step) => ({ from: instant(step.from), value: step.value }));
   const stops = facts.stops.map((stop) => ({ from: Date.parse(stop.from), to: Date.parse(stop.to) }));
-  const at = (t: number): Money => {
+  const mrrAt = (t: number): Money => {
     if (t < start || t >= end || stops.some((stop) => t >= stop.from && t < stop.to)) return 0n;
     const { price, tiers } = inForce(prices, t);
     const { fee, discount } = wholePeriodFee({ type: facts.planType, price, freeUnits: facts.freeUnits, tiers }, inForce(units, t), facts.discountPercent);
     return monthlyRecurring(netOf(fee, discount), facts.interval);
   };
-  const changes = [start, ...units.map((s) => s.from), ...prices.map((s) => s.from), ...stops.flatMap((s) => [s.from, s.to]), ...(end === Infinity ? [] : [end])];
-  return { changes: [...new Set(changes)].sort((a, b) => a - b), at };
+  const changes = [...new Set([start, ...units.map((s) => s.from), ...prices.map((s) => s.from), ...stops.flatMap((s) => [s.from, s.to]), ...(end === Infinity ? [] : [end])])].sort(
+    (a, b) => a - b,
+  );
+  // Nothing it follows moves between two changes (0 before the first, the start or earlier): its value at each, worked out once.
+  const values = changes.map(mrrAt);
+  const at = (t: number): Money => {
+    let value = 0n;
+    for (let i = 0; i < changes.length && changes[i]! <= t; i++) value = values[i]!;
+    return value;
+  };
+  return { changes, at };
 };

@@ -1,7 +1,7 @@
 import type { StoredEvent } from '../../infra/event-store/port';
 import type { GenerationWriter, ReadStore } from '../../infra/read-store/port';
 import { applyBatch } from './apply-batch';
-import { batchContext } from './batch-context';
+import { type BatchSource, batchContext, storeSource } from './batch-context';
 import type { Projection } from './projection';
 
 /** The events after a position, and the position they take the replay to (past events skipped unread, if any). */
@@ -10,7 +10,7 @@ export type ReplayRead = (after: bigint) => Promise<{ events: readonly StoredEve
 export type GenerationReplayOptions = Readonly<{
   read: ReplayRead;
   /** Where the projections read the generation they build (their own collections, renamed to it). */
-  view: Pick<ReadStore, 'get'>;
+  view: Pick<ReadStore, 'get'> & Partial<Pick<ReadStore, 'findAll'>>;
   /** Where its documents are written: committed beside the replay, in order. */
   writer: GenerationWriter;
   projections: readonly Projection[];
@@ -47,7 +47,8 @@ const FLUSHES_IN_FLIGHT = 2;
  * commits have resolved.
  */
 export const generationReplay = (options: GenerationReplayOptions): GenerationReplay => {
-  const { read, view, writer, indexed } = options;
+  const { read, writer, indexed } = options;
+  const view = storeSource(options.view);
   const targets = options.projections.map((projection) => ({ projection, after: 0n }));
   let position = options.from;
   /** Flushes handed to the writer and not yet committed, oldest first. */
@@ -57,8 +58,8 @@ export const generationReplay = (options: GenerationReplayOptions): GenerationRe
   const flush = async (): Promise<void> => {
     while (committing.length >= FLUSHES_IN_FLIGHT) await committing.shift();
     const flushed = context;
-    let readFrom: Pick<ReadStore, 'get'> = flushed;
-    context = batchContext({ get: (collection, id) => readFrom.get(collection, id) }, indexed);
+    let readFrom: BatchSource = flushed;
+    context = batchContext({ get: (collection, id) => readFrom.get(collection, id), findWhere: (collection, field, eq) => readFrom.findWhere!(collection, field, eq) }, indexed);
     const writes = flushed.writes();
     const checkpoints = options.checkpoints.map((name) => ({ name, position }));
     // In transactions of a bounded size: each one holds the database's write lock briefly.

@@ -9,6 +9,16 @@ export type ProjectionContext = Readonly<{
   delete(collection: string, id: string): void;
   /** Deletes every document of the collection whose `field` is `eq` (top-level fields only). */
   deleteWhere(collection: string, field: string, eq: string): void;
+  /** Every document of the collection whose `field` is `eq` (a top-level field an index names): those the batch holds, and the store's others. */
+  findWhere<T extends Doc>(collection: string, field: string, eq: string): Promise<T[]>;
+  /**
+   * Holds a document the batch computes only when it is read or written: `compute` answers it as it
+   * then stands (null: none, deleted). A sum that many events of a batch add to is kept by its
+   * projection as it likes (amounts as `Money`) and formatted once, not copied at every event. The
+   * projection changes what `compute` reads only while it applies events with this context; a
+   * later put, delete or `deleteWhere` of the document replaces it.
+   */
+  putComputed(collection: string, id: string, compute: () => Doc | null): void;
 }>;
 
 /** An event as a projection gets it: one of the types it handles, decoded, with its place in the log and its metadata. */

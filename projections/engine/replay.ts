@@ -5,16 +5,22 @@ import type { Projection, ProjectionContext } from './projection';
 
 /** Documents held in memory, by collection then id: what a projection writes when it is replayed off the store. */
 export const memoryContext = (): ProjectionContext & { documents(collection: string): Doc[] } => {
-  const collections = new Map<string, Map<string, Doc>>();
+  const collections = new Map<string, Map<string, Doc | (() => Doc | null)>>();
   const of = (name: string) => collections.get(name) ?? collections.set(name, new Map()).get(name)!;
+  const documents = (name: string) => [...of(name).values()].flatMap((held) => (typeof held === 'function' ? (held() ?? []) : [held]));
   return {
-    get: <T extends Doc>(name: string, id: string) => Promise.resolve((of(name).get(id) as T | undefined) ?? null),
+    get: <T extends Doc>(name: string, id: string) => {
+      const held = of(name).get(id);
+      return Promise.resolve(((typeof held === 'function' ? held() : held) as T | null | undefined) ?? null);
+    },
     put: (name, doc) => void of(name).set(doc.id, structuredClone(doc)),
+    putComputed: (name, id, compute) => void of(name).set(id, compute),
     delete: (name, id) => void of(name).delete(id),
     deleteWhere: (name, field, eq) => {
-      for (const [id, doc] of of(name)) if (doc[field] === eq) of(name).delete(id);
+      for (const doc of documents(name)) if (doc[field] === eq) of(name).delete(doc.id);
     },
-    documents: (name) => [...of(name).values()],
+    findWhere: <T extends Doc>(name: string, field: string, eq: string) => Promise.resolve(documents(name).filter((doc) => doc[field] === eq) as T[]),
+    documents,
   };
 };
 

@@ -9,7 +9,7 @@ import { deleteInSteps } from '../../infra/read-store/delete-in-steps';
 import { generationName } from '../../infra/read-store/names';
 import type { Doc, ReadStore, Write } from '../../infra/read-store/port';
 import { applyBatch, indexedFields } from './apply-batch';
-import { batchContext } from './batch-context';
+import { batchContext, storeSource } from './batch-context';
 import { generationReplay } from './generation-replay';
 import {
   checkpointName,
@@ -564,7 +564,7 @@ export class ProjectionRunner {
       if (batch.length === 0) break;
       const last = batch[batch.length - 1]!.position;
       // One context and one commit for every projection: the batch costs one transaction.
-      const context = batchContext(this.readStore, this.indexed);
+      const context = batchContext(storeSource(this.readStore), this.indexed);
       const moved = this.slots.filter((slot) => slot.checkpoint < last);
       await applyBatch(moved.map((slot) => ({ projection: slot.projection, after: slot.checkpoint })), batch, context);
       const writes = context.writes();

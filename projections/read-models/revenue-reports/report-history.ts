@@ -1,6 +1,8 @@
 import type { Doc, ReadStore } from '../../../infra/read-store/port';
 import type { ProjectionContext } from '../../engine/projection';
-import { type Fields, isNothing, plus } from './report-fields';
+import type { MonthKey } from './report-months';
+import { heldSums, readSums, type SumsDocument } from './batch-sums';
+import { addFigures, type Fields, type Figures, fieldsOf, figuresOf, isNothing } from './report-fields';
 
 /**
  * What the months' documents were changed by, summed by when the change was recorded: per
@@ -19,10 +21,11 @@ const LEVELS = [
   { level: 'hour', length: 13 },
   { level: 'second', length: 19 },
 ] as const;
+type Level = (typeof LEVELS)[number]['level'];
 
 type HistoryDoc = Doc & {
   organisation: string;
-  level: (typeof LEVELS)[number]['level'];
+  level: Level;
   /** The bucket of the level above ('' for a month): the buckets of one parent are summed together. */
   parent: string;
   bucket: string;
@@ -32,26 +35,78 @@ type HistoryDoc = Doc & {
   sums: Fields | Record<string, Fields>;
 };
 
-/** Records a change to a month's document (`key`) at the instant it was recorded, in its recorded month, hour and second. */
-export const recordChange = async (context: ProjectionContext, organisationId: string, recorded: string, key: string, change: Fields): Promise<void> => {
-  const iso = new Date(recorded).toISOString();
-  let parent = '';
-  for (const { level, length } of LEVELS) {
-    const bucket = iso.slice(0, length);
-    const id = `${organisationId}/${bucket}/${key}`;
-    const held = (await context.get<HistoryDoc>(REPORT_HISTORY, id))?.sums;
-    const ms = iso.slice(20, 23);
-    const sums = level === 'second' ? { ...(held as Record<string, Fields>), [ms]: plus((held as Record<string, Fields> | undefined)?.[ms], change) } : plus(held as Fields, change);
-    context.put(REPORT_HISTORY, { id, organisation: organisationId, level, parent, bucket, key, sums } satisfies HistoryDoc);
-    parent = bucket;
+/** A history document as a batch adds to it: a month's or hour's figures, a second's by millisecond. */
+type HistorySums = Figures | Map<string, Figures>;
+
+/** A level's history documents as their sums, and back. Ids are `${organisation}/${bucket}/${key}`. */
+const historyDocument = (level: Level, parentLength: number): SumsDocument<HistoryDoc, HistorySums> => ({
+  read: (doc) =>
+    level === 'second'
+      ? new Map(Object.entries((doc?.sums ?? {}) as Record<string, Fields>).map(([ms, fields]) => [ms, figuresOf(fields)]))
+      : figuresOf((doc?.sums ?? {}) as Fields),
+  write: (id, sums) => {
+    const [organisation, bucket, ...key] = id.split('/') as [string, string, ...string[]];
+    return {
+      id,
+      organisation,
+      level,
+      parent: bucket.slice(0, parentLength),
+      bucket,
+      key: key.join('/'),
+      sums: sums instanceof Map ? Object.fromEntries([...sums].map(([ms, figures]) => [ms, fieldsOf(figures)])) : fieldsOf(sums),
+    };
+  },
+});
+
+const HISTORY_DOCUMENTS = LEVELS.map(({ level }, i) => historyDocument(level, i === 0 ? 0 : LEVELS[i - 1]!.length));
+
+/** An instant as `toISOString` prints it, as the log records it: its buckets are its first characters. */
+const ISO_INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const isoOf = (instant: string): string => (ISO_INSTANT.test(instant) ? instant : new Date(instant).toISOString());
+
+/**
+ * The history documents a month's document's changes went to last in a batch, by level: a change
+ * recorded in the same buckets (most of a batch's, at any level but the second) adds to them without
+ * looking them up.
+ */
+export type RecentHistory = ({ bucket: string; sums: HistorySums } | undefined)[];
+
+/** Records a change to a month's document (`collection`'s of `month`) at the instant it was recorded, in its recorded month, hour and second. */
+export const recordChange = async (
+  context: ProjectionContext,
+  collection: string,
+  { organisationId, currency, month }: MonthKey,
+  recorded: string,
+  change: Readonly<Figures>,
+  recent: RecentHistory,
+): Promise<void> => {
+  const iso = isoOf(recorded);
+  for (let i = 0; i < LEVELS.length; i++) {
+    let held = recent[i];
+    if (!held || !iso.startsWith(held.bucket)) {
+      const bucket = iso.slice(0, LEVELS[i]!.length);
+      const id = `${organisationId}/${bucket}/${collection}/${currency}/${month}`;
+      held = recent[i] = { bucket, sums: heldSums<HistorySums>(context, REPORT_HISTORY, id) ?? (await readSums(context, REPORT_HISTORY, id, HISTORY_DOCUMENTS[i]!)) };
+    }
+    const { sums } = held;
+    if (sums instanceof Map) {
+      const ms = iso.slice(20, 23);
+      let atMs = sums.get(ms);
+      if (!atMs) sums.set(ms, (atMs = {}));
+      addFigures(atMs, change);
+    } else addFigures(sums, change);
   }
 };
 
 /** Every change recorded up to an instant (inclusive, to the millisecond), `sign` × summed into `total` by month document. */
-const addUpTo = async (readStore: Pick<ReadStore, 'findAll'>, organisationId: string, instant: string, total: Map<string, Fields>, sign: 1 | -1): Promise<void> => {
-  const iso = new Date(instant).toISOString();
+const addUpTo = async (readStore: Pick<ReadStore, 'findAll'>, organisationId: string, instant: string, total: Map<string, Figures>, sign: 1 | -1): Promise<void> => {
+  const iso = isoOf(instant);
   const ms = iso.slice(20, 23);
-  const add = (key: string, change: Fields) => total.set(key, plus(total.get(key), change, sign));
+  const add = (key: string, change: Fields) => {
+    let figures = total.get(key);
+    if (!figures) total.set(key, (figures = {}));
+    addFigures(figures, figuresOf(change), sign);
+  };
   let parent = '';
   for (const { level, length } of LEVELS) {
     const bucket = iso.slice(0, length);
@@ -78,14 +133,14 @@ const addUpTo = async (readStore: Pick<ReadStore, 'findAll'>, organisationId: st
  * documents with something in them only, as the months' collections hold them.
  */
 export const historyAt = async (readStore: Pick<ReadStore, 'findAll'>, organisationId: string, instant: string, lastReset: string | null): Promise<Map<string, Doc[]>> => {
-  const total = new Map<string, Fields>();
+  const total = new Map<string, Figures>();
   await addUpTo(readStore, organisationId, instant, total, 1);
   if (lastReset !== null) await addUpTo(readStore, organisationId, lastReset, total, -1);
   const byCollection = new Map<string, Doc[]>();
-  for (const [key, fields] of total) {
-    if (isNothing(fields)) continue;
+  for (const [key, figures] of total) {
+    if (isNothing(figures)) continue;
     const [collection, currency, month] = key.split('/') as [string, string, string];
-    byCollection.set(collection, [...(byCollection.get(collection) ?? []), { id: `${organisationId}/${currency}/${month}`, _organisation: organisationId, currency, month, ...fields }]);
+    byCollection.set(collection, [...(byCollection.get(collection) ?? []), { id: `${organisationId}/${currency}/${month}`, _organisation: organisationId, currency, month, ...fieldsOf(figures) }]);
   }
   return byCollection;
 };

@@ -4,25 +4,29 @@ import { applyRevenue, REVENUE_DOCUMENTS, REVENUE_EVENT_TYPES, REVENUE_MONTHS, t
 import { applyRecurring, MRR_MONTHS, MRR_SUBSCRIPTIONS, type MrrSubscriptionDoc, retimeSubscription } from './mrr-movements';
 import type { Projection, ProjectionContext } from '../../engine/projection';
 import { REPORT_HISTORY } from './report-history';
-import { endedGeneration, membersOf, recordReset, REPORT_MEMBERS, REPORT_ORGANISATIONS, setTimezone } from './report-organisations';
+import { endedGeneration, recordReset, REPORT_ORGANISATIONS, setTimezone } from './report-organisations';
+import { forgetMonths } from './report-months';
 
 type ReportEvent = RecurringEvent | RevenueEvent | OrganisationEvent<'OrganisationCreated' | 'OrganisationSettingsChanged' | 'SandboxReset'>;
 
 const RECURRING: ReadonlySet<string> = new Set(RECURRING_EVENT_TYPES);
 const isRecurring = (event: ReportEvent): event is RecurringEvent => RECURRING.has(event.type);
 
-/** The organisation's timezone changed: every subscription's movements and every document go to their months of the new one. */
+/**
+ * The organisation's timezone changed (rarely): every subscription's movements and every document go
+ * to their months of the new one, found by the organisation their documents are indexed by.
+ */
 const retimeOrganisation = async (context: ProjectionContext, organisationId: string, timezone: string, recorded: string): Promise<void> => {
-  for await (const id of membersOf(context, organisationId)) {
-    const subscription = await context.get<MrrSubscriptionDoc>(MRR_SUBSCRIPTIONS, id);
-    if (subscription) await retimeSubscription(context, subscription, timezone, recorded);
-    const document = subscription ? null : await context.get<RevenueDocumentDoc>(REVENUE_DOCUMENTS, id);
-    if (document) await retimeDocument(context, document, timezone, recorded);
+  for (const subscription of await context.findWhere<MrrSubscriptionDoc>(MRR_SUBSCRIPTIONS, '_organisation', organisationId)) {
+    await retimeSubscription(context, subscription, timezone, recorded);
+  }
+  for (const document of await context.findWhere<RevenueDocumentDoc>(REVENUE_DOCUMENTS, '_organisation', organisationId)) {
+    await retimeDocument(context, document, timezone, recorded);
   }
 };
 
 /** What a sandbox reset empties: all but the timezones and the history, which tell the months as they stood before it. */
-const EMPTIED = [REPORT_MEMBERS, MRR_SUBSCRIPTIONS, MRR_MONTHS, REVENUE_DOCUMENTS, REVENUE_MONTHS];
+const EMPTIED = [MRR_SUBSCRIPTIONS, MRR_MONTHS, REVENUE_DOCUMENTS, REVENUE_MONTHS];
 
 /**
  * The revenue reports' read model: each month's MRR movements and invoiced revenue, per organisation
@@ -34,8 +38,10 @@ const EMPTIED = [REPORT_MEMBERS, MRR_SUBSCRIPTIONS, MRR_MONTHS, REVENUE_DOCUMENT
  */
 export const revenueReportsProjection: Projection<ReportEvent> = {
   name: 'revenue_reports',
-  version: 1,
+  version: 2,
   collections: [REPORT_ORGANISATIONS, REPORT_HISTORY, ...EMPTIED],
+  // Each organisation's subscriptions and documents, listed for a change of timezone: found by their organisation instead.
+  retired: ['report_members'],
   indexes: [...EMPTIED.map((collection) => ({ collection, fields: ['_organisation'] })), { collection: REPORT_HISTORY, fields: ['organisation', 'level', 'parent'] }],
   handles: ['OrganisationCreated', 'OrganisationSettingsChanged', 'SandboxReset', ...RECURRING_EVENT_TYPES, ...REVENUE_EVENT_TYPES],
   apply: async (event, context) => {
@@ -51,6 +57,7 @@ export const revenueReportsProjection: Projection<ReportEvent> = {
       case 'SandboxReset': {
         const { organisationId, generation } = event.data;
         for (const collection of EMPTIED) context.deleteWhere(collection, '_organisation', organisationId);
+        for (const collection of [MRR_MONTHS, REVENUE_MONTHS]) forgetMonths(context, collection, organisationId);
         return recordReset(context, organisationId, generation, recorded);
       }
       default:

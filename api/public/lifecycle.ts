@@ -149,8 +149,8 @@ export const lifecycleRoutes = (router: Router, registry: RouteRegistry, deps: A
       response: subscriptionObject,
     },
     async ({ req, params, body }) => {
-      const { position, creditNoteIds } = await endSubscription(deps, apiCaller(req), contextOf(req), params.id!, toEndRequest(body));
-      const synced = await awaitSync(deps.store, position, { creditNoteIds }, deps.accountingPushWaitMs);
+      const { position, creditNoteIds, invoiceIds } = await endSubscription(deps, apiCaller(req), contextOf(req), params.id!, toEndRequest(body));
+      const synced = await awaitSync(deps.store, position, { creditNoteIds, invoiceIds }, deps.accountingPushWaitMs);
       return { body: publicView(await subscriptionAfter(req, params.id!, synced)) };
     },
   );

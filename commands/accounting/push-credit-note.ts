@@ -9,7 +9,9 @@ import { customerCommand } from '../plumbing/customer-command';
 import type { CommandDeps } from '../plumbing/deps';
 import { invoiceCommand } from '../plumbing/invoice-command';
 import { type Caller, refOf } from '../plumbing/metadata';
+import { accountingInvoice } from './accounting-invoice';
 import { accountingLines, type DocumentLine } from './accounting-lines';
+import { contactOnFirstInvoice } from './contact-on-first-invoice';
 import { NOTHING_TO_DO, type PushOutcome, pushDocument } from './push-document';
 
 type Deps = CommandDeps & { accounting: AccountingSystem };
@@ -42,7 +44,7 @@ export const pushCreditNote = async (deps: Deps, caller: Caller, organisation: O
   return pushDocument<AccountingCreditNote, CreditNoteCommand>(deps, organisation, {
     contactId: async () => {
       const customer = await customerCommand.load(deps.store, note.customerId);
-      return customer.state.status === 'none' ? null : customer.state.accountingContactId;
+      return customer.state.status === 'none' ? null : contactOnFirstInvoice(deps, caller, organisation, customer.state);
     },
     create: (tenant, contactId, accounting) =>
       tenant.createCreditNote(
@@ -87,11 +89,12 @@ const allocationFor = async (
   const accounting = organisation.accounting;
   if (!invoiceId || !accounting || state.allocatedTo.includes(invoiceId)) return null;
   const invoice = await invoiceCommand.load(deps.store, invoiceId);
-  if (invoice.state.status !== 'raised' || !invoice.state.accountingInvoiceId) return null;
+  if (invoice.state.status !== 'raised') return null;
   const tenant = deps.accounting.tenant(accounting.tenantId);
   try {
-    const ledgerInvoice = await tenant.getInvoice(invoice.state.accountingInvoiceId);
-    if (ledgerInvoice.status !== 'approved') return null;
+    // Only an invoice the accounting organisation in use holds can take its credit.
+    const ledgerInvoice = await accountingInvoice(deps, organisation, invoice.state);
+    if (ledgerInvoice?.status !== 'approved') return null;
     const amount = min(parseMoney(ledgerInvoice.amountDue), parseMoney(remainingCredit));
     if (amount <= 0n) return null;
     const allocationId = derivedId('creditNote', state.creditNote.creditNoteId, 'allocation', invoiceId);

@@ -16,7 +16,8 @@ export type PushedDocument<Pushed, Command> = Readonly<{
   contactId(): Promise<string | null>;
   /** Creates it in the accounting system, keyed by its own id so that a retry never makes a second. */
   create(tenant: AccountingTenant, contactId: string, accounting: AccountingConnection): Promise<Pushed>;
-  synced(pushed: Pushed): Promise<Command>;
+  /** The command recording it synced, in the accounting organisation it went to. */
+  synced(pushed: Pushed, accounting: AccountingConnection): Promise<Command>;
   failed(error: string): Command;
   /** Appends an outcome to the document's stream. */
   record(command: Command): Promise<Readonly<{ position: bigint }>>;
@@ -40,7 +41,7 @@ export const pushDocument = async <Pushed, Command>(
     const contactId = await document.contactId();
     if (contactId === null) return fail('The customer has no contact in the accounting system.');
     const pushed = await document.create(deps.accounting.tenant(accounting.tenantId), contactId, accounting);
-    return { position: (await document.record(await document.synced(pushed))).position, outcome: 'synced', error: null };
+    return { position: (await document.record(await document.synced(pushed, accounting))).position, outcome: 'synced', error: null };
   } catch (error) {
     if (error instanceof AccountingRefused) return fail(error.message);
     if (error instanceof AccountingUnavailable) return { position: 0n, outcome: 'unavailable', error: error.message };

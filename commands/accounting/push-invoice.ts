@@ -42,11 +42,12 @@ export const pushInvoice = async (
         },
         invoiceId,
       ),
-    synced: (pushed) =>
+    synced: (pushed, accounting) =>
       Promise.resolve({
         type: 'RecordInvoiceSynced',
         invoiceId,
         accountingInvoiceId: pushed.id,
+        tenantId: accounting.tenantId,
         number: pushed.number,
         status: pushed.status,
         total: pushed.total,

@@ -67,7 +67,7 @@ export const importCustomerInto = async (
 
   const result = await customerCommand(deps, customerId, {
     type: 'ImportCustomer',
-    ...importedCustomer({ customerId, organisationId: org.organisationId }, input, contact, decided.source),
+    ...importedCustomer({ customerId, organisationId: org.organisationId }, input, contact, accounting.tenantId, decided.source),
   }, caller, refOf(org));
   // Another request imported the same code meanwhile.
   if (result.events.length === 0) refuseExisting(options.requester, input.code, customerId);

@@ -1,3 +1,4 @@
+import { accountingCopy } from '../../domain/invoice/accounting-copy';
 import { amendedRenewalLines } from '../../domain/invoice/renewal-invoice';
 import type { OpenOrganisation } from '../../domain/organisation/state';
 import type { ExistingSubscription } from '../../domain/subscription/lifecycle';
@@ -28,7 +29,9 @@ export const amendRenewalInvoice = async (
   if (invoice.status !== 'raised') return { position: 0n };
   const { lines, subtotal } = amendedRenewalLines(invoice.invoice, state, change, derivedId('invoiceLine', invoiceId, change.changeId));
   let total: string | null = null;
-  if (invoice.accountingInvoiceId && org.accounting) {
+  // One never pushed is changed here alone (its push sends the amended lines).
+  const copy = accountingCopy(invoice, org.accounting);
+  if ((copy === 'in_use' || copy === 'unrecorded') && invoice.accountingInvoiceId && org.accounting) {
     try {
       total = (await deps.accounting.tenant(org.accounting.tenantId).updateInvoiceLines(invoice.accountingInvoiceId, accountingLines(lines, org.accounting))).total;
     } catch (error) {

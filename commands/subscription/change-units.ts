@@ -1,11 +1,14 @@
 import { unitChangeCreditNote } from '../../domain/credit-note/unit-change-credit-note';
+import { accountingCopy } from '../../domain/invoice/accounting-copy';
 import { isRenewalLine } from '../../domain/invoice/renewal-invoice';
 import { unitChangeInvoice } from '../../domain/invoice/unit-change-invoice';
-import { type Money, parseMoney } from '../../domain/pricing/money';
-import type { ChangeUnits } from '../../domain/subscription/change-units';
+import type { OpenOrganisation } from '../../domain/organisation/state';
+import { parseMoney } from '../../domain/pricing/money';
+import type { ChangeUnits, RenewalInvoiceFacts } from '../../domain/subscription/change-units';
 import type { SubscriptionUnitsChangedData } from '../../domain/subscription/lifecycle-events';
 import type { AccountingSystem } from '../../infra/accounting/port';
 import { derivedId } from '../../infra/ids';
+import { accountingInvoice } from '../accounting/accounting-invoice';
 import { planCommand } from '../plumbing/plan-command';
 import { creditNoteCommand } from '../plumbing/credit-note-command';
 import type { CommandDeps } from '../plumbing/deps';
@@ -19,17 +22,18 @@ import { subscriptionCommand } from '../plumbing/subscription-command';
 type Deps = CommandDeps & { accounting: AccountingSystem };
 
 /**
- * What a change needs of the renewal invoice: whether it is still a draft we may change (not yet in
- * the accounting system, or a draft there), and what the lines an amendment keeps amount to.
+ * What a change needs of the renewal invoice: where the accounting system holds it and its status
+ * there (asked only of the accounting organisation the records say holds it), and what the lines an
+ * amendment keeps amount to.
  */
-const renewalInvoiceFacts = async (deps: Deps, tenantId: string | null, invoiceId: string | null): Promise<{ amendable: boolean; kept: Money }> => {
-  if (!invoiceId) return { amendable: false, kept: 0n };
+const renewalInvoiceFacts = async (deps: Deps, org: OpenOrganisation, invoiceId: string | null): Promise<RenewalInvoiceFacts | null> => {
+  if (!invoiceId) return null;
   const { state } = await invoiceCommand.load(deps.store, invoiceId);
-  if (state.status !== 'raised') return { amendable: false, kept: 0n };
+  if (state.status !== 'raised') return { standing: state.status === 'none' ? 'not_raised' : 'removed', kept: 0n };
   const kept = state.invoice.lines.filter((line) => !isRenewalLine(line)).reduce((sum, line) => sum + parseMoney(line.amount), 0n);
-  if (!state.accountingInvoiceId || !tenantId) return { amendable: true, kept };
-  const ledger = await deps.accounting.tenant(tenantId).getInvoice(state.accountingInvoiceId);
-  return { amendable: ledger.status === 'draft' || ledger.status === 'awaiting_approval', kept };
+  if (accountingCopy(state, org.accounting) === 'not_pushed') return { standing: 'not_pushed', kept };
+  const held = await accountingInvoice(deps, org, state);
+  return { standing: held?.status ?? 'elsewhere', kept };
 };
 
 /**
@@ -44,11 +48,8 @@ export const changeUnits = async (deps: Deps, caller: Caller, context: Lifecycle
   const changeId = operationIdFor(context, subscriptionId, 'units', request);
   const [plan, renewal] =
     state.status === 'none'
-      ? [null, { amendable: false, kept: 0n }]
-      : await Promise.all([
-          planCommand.load(deps.store, state.subscription.planId),
-          renewalInvoiceFacts(deps, org.accounting?.tenantId ?? null, state.life.renewalInvoiceId),
-        ]);
+      ? [null, null]
+      : await Promise.all([planCommand.load(deps.store, state.subscription.planId), renewalInvoiceFacts(deps, org, state.life.renewalInvoiceId)]);
   const command: ChangeUnits = {
     type: 'ChangeUnits',
     changeId,
@@ -57,8 +58,7 @@ export const changeUnits = async (deps: Deps, caller: Caller, context: Lifecycle
     plan: plan?.state.status === 'defined' ? plan.state.plan : null,
     invoiceId: derivedId('invoice', subscriptionId, changeId),
     creditNoteId: derivedId('creditNote', subscriptionId, changeId),
-    renewalInvoiceAmendable: renewal.amendable,
-    renewalInvoiceKept: renewal.kept,
+    renewalInvoice: renewal,
     request,
   };
   const handled = await subscriptionCommand(deps, subscriptionId, command, caller, ref);

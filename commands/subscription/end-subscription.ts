@@ -1,11 +1,16 @@
 import type { OpenOrganisation } from '../../domain/organisation/state';
 import { dateIn } from '../../domain/pricing/calendar';
 import { parseMoney } from '../../domain/pricing/money';
+import { carriedChargesInvoice } from '../../domain/invoice/carried-charges-invoice';
+import { isRenewalLine } from '../../domain/invoice/renewal-invoice';
 import { type EndSubscription, type InvoiceFacts, removalRefused } from '../../domain/subscription/end';
+import type { CarriedCharges } from '../../domain/subscription/lifecycle-events';
 import type { SubscriptionEvent } from '../../domain/subscription/events';
 import type { ExistingSubscription, SubscriptionState } from '../../domain/subscription/lifecycle';
 import { AccountingRefused, type AccountingSystem } from '../../infra/accounting/port';
+import { derivedId } from '../../infra/ids';
 import { finalUsagePeriodStart } from '../../domain/usage/billing';
+import { accountingInvoice } from '../accounting/accounting-invoice';
 import type { CommandDeps } from '../plumbing/deps';
 import { invoiceCommand } from '../plumbing/invoice-command';
 import type { Caller, OrganisationRef } from '../plumbing/metadata';
@@ -18,21 +23,12 @@ import { subscriptionCommand } from '../plumbing/subscription-command';
 
 type Deps = CommandDeps & { accounting: AccountingSystem };
 
-/** An invoice's facts for the end rules: its status and settlement as the accounting system holds them now. */
+/** An invoice's facts for the end rules: its status and settlement as the accounting organisation in use holds it now. */
 const invoiceFacts = async (deps: Deps, org: OpenOrganisation, invoiceId: string): Promise<InvoiceFacts> => {
   const { state } = await invoiceCommand.load(deps.store, invoiceId);
   if (state.status === 'removed') return { invoiceId, status: state.removal, sent: false, settled: false };
-  if (state.status !== 'raised' || !state.accountingInvoiceId || !org.accounting) {
-    return { invoiceId, status: 'not_in_external', sent: false, settled: false };
-  }
-  const ledger = await deps.accounting
-    .tenant(org.accounting.tenantId)
-    .getInvoice(state.accountingInvoiceId)
-    .catch((error: unknown) => {
-      // Pushed to an accounting organisation the organisation has since disconnected from: the one it uses now holds nothing to remove.
-      if (error instanceof AccountingRefused) return null;
-      throw error;
-    });
+  // Never pushed, or pushed to an accounting organisation the organisation has since moved away from: the one in use holds nothing to remove.
+  const ledger = state.status === 'raised' ? await accountingInvoice(deps, org, state) : null;
   if (!ledger) return { invoiceId, status: 'not_in_external', sent: false, settled: false };
   return {
     invoiceId,
@@ -95,6 +91,8 @@ export const endSubscription = async (deps: Deps, caller: Caller, context: Lifec
     nextPeriodCreditNoteIds: Object.fromEntries(
       (state.status === 'none' ? [] : state.life.nextPeriodInvoiceIds).map((invoiceId) => [invoiceId, nextPeriodCreditNoteId(operationId, invoiceId)]),
     ),
+    carriedChargesInvoiceId: derivedId('invoice', subscriptionId, 'carried', operationId),
+    renewalInvoiceCarriesCharges: state.status !== 'none' && !done && (await carriesCharges(deps, state.life.renewalInvoiceId)),
     request,
   };
   const notInLedger = new Set(invoices.filter((facts) => facts.status === 'not_in_external').map((facts) => facts.invoiceId));
@@ -104,10 +102,39 @@ export const endSubscription = async (deps: Deps, caller: Caller, context: Lifec
   const ended = handled.state.life.operations[operationId];
   const credits = ended?.type === 'SubscriptionEnded' || ended?.type === 'SubscriptionEndScheduled' ? (ended.data.nextPeriodCredits ?? []) : [];
   const credited = await creditNextPeriod(deps, { caller, ref, now }, handled.state, credits);
+  const carried = ended?.type === 'SubscriptionEnded' || ended?.type === 'SubscriptionEndScheduled' ? ended.data.carriedCharges : null;
+  const kept = carried ? await keepCarriedCharges(deps, { caller, ref, now, paymentTermsDays: org.settings.paymentTermsDays }, handled.state, carried) : 0n;
   return {
-    position: latestPosition(handled.position, credited, await billUsageNow(deps, caller, handled.state, operationId)),
+    position: latestPosition(handled.position, credited, kept, await billUsageNow(deps, caller, handled.state, operationId)),
     creditNoteIds: credits.map((credit) => credit.creditNoteId),
+    invoiceIds: carried ? [carried.invoiceId] : [],
   };
+};
+
+/** Whether the renewal invoice bills this period's charges besides the next period (prorated increases carried to it). */
+const carriesCharges = async (deps: Deps, renewalInvoiceId: string | null): Promise<boolean> => {
+  if (!renewalInvoiceId) return false;
+  const { state } = await invoiceCommand.load(deps.store, renewalInvoiceId);
+  return state.status === 'raised' && state.invoice.lines.some((line) => !isRenewalLine(line));
+};
+
+/** Raises the invoice an end keeps the current period's charges billed on (again by a retry: raising it twice records it once). */
+const keepCarriedCharges = async (
+  deps: Deps,
+  context: Readonly<{ caller: Caller; ref: OrganisationRef; now: string; paymentTermsDays: number }>,
+  state: ExistingSubscription,
+  carried: NonNullable<CarriedCharges>,
+): Promise<bigint> => {
+  const removed = carried.fromInvoiceId ? (await invoiceCommand.load(deps.store, carried.fromInvoiceId)).state : null;
+  const raised = carriedChargesInvoice({
+    state,
+    carried,
+    removed: removed && removed.status !== 'none' ? removed.invoice : null,
+    lineIds: (i) => derivedId('invoiceLine', carried.invoiceId, String(i)),
+    now: context.now,
+    paymentTermsDays: context.paymentTermsDays,
+  });
+  return (await invoiceCommand(deps, carried.invoiceId, { type: 'RaiseInvoice', ...raised }, context.caller, context.ref)).position;
 };
 
 /**

@@ -1,4 +1,5 @@
 import { reRaisedInvoice } from '../../domain/invoice/re-raise';
+import { renewalInvoice } from '../../domain/invoice/renewal-invoice';
 import { dateIn } from '../../domain/pricing/calendar';
 import type { RestoreSubscription } from '../../domain/subscription/restore';
 import { derivedId } from '../../infra/ids';
@@ -14,8 +15,9 @@ import { subscriptionCommand } from '../plumbing/subscription-command';
 
 /**
  * `POST /v1/subscriptions/{id}/restore`: loads the customer and plan the rules need, records the
- * restore, raises again a renewal invoice that ending removed, and bills again the next period's
- * lines ending credited (the accounting sync worker pushes both); answers the invoices it raised.
+ * restore, raises again a renewal invoice that ending removed (afresh, or its lines again with the
+ * next period's lines ending credited, for an end recorded before ends kept the current period's
+ * charges); the accounting sync worker pushes them; answers the invoices it raised.
  */
 export const restoreSubscription = async (deps: CommandDeps, caller: Caller, context: LifecycleContext, subscriptionId: string) => {
   const { org, ref, state, now } = await loadForChange(deps, context.organisationId, subscriptionId);
@@ -42,7 +44,19 @@ export const restoreSubscription = async (deps: CommandDeps, caller: Caller, con
   const invoiceIds: string[] = [];
   const event = handled.state.status === 'none' ? undefined : handled.state.life.operations[operationId];
   if (handled.state.status === 'none' || event?.type !== 'SubscriptionRestored') return { position, invoiceIds };
-  if (event.data.renewalInvoiceId && event.data.replacesInvoiceId) {
+  const { renewal } = event.data;
+  if (event.data.renewalInvoiceId && renewal) {
+    const invoiceId = event.data.renewalInvoiceId;
+    const raised = renewalInvoice({
+      state: handled.state,
+      raised: { subscriptionId, invoiceId, ...renewal },
+      lineIds: (i) => derivedId('invoiceLine', invoiceId, String(i)),
+      now,
+      paymentTermsDays: org.settings.paymentTermsDays,
+    });
+    position = latestPosition(position, (await invoiceCommand(deps, invoiceId, { type: 'RaiseInvoice', ...raised }, caller, ref)).position);
+    invoiceIds.push(invoiceId);
+  } else if (event.data.renewalInvoiceId && event.data.replacesInvoiceId) {
     const invoiceId = event.data.renewalInvoiceId;
     const original = await invoiceCommand.load(deps.store, event.data.replacesInvoiceId);
     if (original.state.status !== 'none') {

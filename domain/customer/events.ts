@@ -14,6 +14,8 @@ const imported = z.object({
   code: z.string().nullable(),
   ...contact,
   accountingContactId: z.string().nullable(),
+  /** The accounting organisation holding that contact (absent from imports recorded before it was kept). */
+  tenantId: z.string().optional(),
   /**
    * How it arrived: imported by an operator, adopted from an existing contact, created with a new
    * contact, or copied into a sandbox from its live organisation (names, email and code, no contact).
@@ -27,8 +29,11 @@ const updated = z.object({
   changes: z.object({ status: z.enum(['active', 'inactive']), name: z.string().nullable(), email: z.string().nullable() }).partial(),
 });
 
-/** A customer copied into a sandbox got its contact in the demonstration organisation, on its first invoice. */
-const contactLinked = z.object({ customerId: z.string(), organisationId: z.string(), accountingContactId: z.string() });
+/**
+ * A customer got its contact in the accounting organisation in use on its first document there: one
+ * copied into a sandbox, or any after the organisation moved to another accounting organisation.
+ */
+const contactLinked = z.object({ customerId: z.string(), organisationId: z.string(), accountingContactId: z.string(), tenantId: z.string().optional() });
 
 export const customerEvents = defineEvents({
   CustomerImported: imported,

@@ -101,6 +101,7 @@ export const importedCustomer = (
   ids: Readonly<{ customerId: string; organisationId: string }>,
   request: CustomerRequest,
   contact: ContactFound,
+  tenantId: string,
   source: CustomerEvent<'CustomerImported'>['data']['source'],
 ): CustomerEvent<'CustomerImported'>['data'] => ({
   ...ids,
@@ -109,5 +110,6 @@ export const importedCustomer = (
     ? { name: contact.name, firstName: contact.firstName, lastName: contact.lastName, email: contact.email }
     : { name: request.name, firstName: request.firstName, lastName: request.lastName, email: request.email }),
   accountingContactId: contact.id,
+  tenantId,
   source,
 });

@@ -13,6 +13,8 @@ export type InvoiceState =
       invoice: InvoiceEvent<'InvoiceRaised'>['data'];
       sync: 'pending' | 'failed' | 'synced';
       accountingInvoiceId?: string;
+      /** The accounting organisation holding it (unknown for a push recorded before it was kept). */
+      accountingTenantId?: string;
       number: string | null;
       observed: Observed | null;
       /** The unit changes that amended its lines, so each amends it once. */
@@ -50,6 +52,7 @@ const evolve = (state: InvoiceState, event: InvoiceEvent): InvoiceState => {
         ...state,
         sync: 'synced',
         accountingInvoiceId: event.data.accountingInvoiceId,
+        ...(event.data.tenantId !== undefined ? { accountingTenantId: event.data.tenantId } : {}),
         number: event.data.number,
         observed: { status, total, amountPaid, creditNoteAmount, sent, updatedAt: null },
       };

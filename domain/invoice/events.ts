@@ -23,6 +23,7 @@ export const invoiceLineSchema = z.object({
 export type InvoiceLine = z.infer<typeof invoiceLineSchema>;
 
 export const accountingDocumentStatus = z.enum(['draft', 'awaiting_approval', 'approved', 'paid', 'voided', 'deleted']);
+export type AccountingDocumentStatus = z.infer<typeof accountingDocumentStatus>;
 
 const raised = z.object({
   invoiceId: z.string(),
@@ -46,6 +47,8 @@ const synced = z.object({
   amountPaid: z.string(),
   creditNoteAmount: z.string(),
   sent: z.boolean(),
+  /** The accounting organisation it was pushed to (absent from pushes recorded before it was kept). */
+  tenantId: z.string().optional(),
 });
 
 const syncFailed = z.object({ invoiceId: z.string(), error: z.string() });

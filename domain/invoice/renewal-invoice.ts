@@ -51,7 +51,8 @@ export const renewalLine = (state: ExistingSubscription, period: Readonly<{ star
   );
 };
 
-const changeOf = (state: ExistingSubscription, changeId: string): LifecycleEvent<'SubscriptionUnitsChanged'>['data'] => {
+/** The unit change an adjustment was recorded by. */
+export const changeOf = (state: ExistingSubscription, changeId: string): LifecycleEvent<'SubscriptionUnitsChanged'>['data'] => {
   const event = state.life.operations[changeId];
   if (event?.type !== 'SubscriptionUnitsChanged') throw new Error(`no unit change ${changeId}`);
   return event.data;

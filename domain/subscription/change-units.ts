@@ -1,5 +1,6 @@
 import type { PlanDefinition } from '../catalogue/types';
 import { planHasUnits } from '../catalogue/types';
+import type { AccountingDocumentStatus } from '../invoice/events';
 import type { OpenOrganisation } from '../organisation/state';
 import { inSetupMode } from '../organisation/rules';
 import { daysBetween } from '../pricing/calendar';
@@ -15,7 +16,37 @@ import { nextPeriod, renewalPricing } from './schedule';
 
 export const MAX_UNITS = 999_999_999;
 
-/** A unit change with what its handler loaded: the plan (for its minimum) and whether the renewal invoice can still be amended. */
+/**
+ * The renewal invoice as a unit change's handler found it: not raised yet (a crash between recording
+ * it on the subscription and raising it), removed here, never pushed, held by an accounting
+ * organisation the organisation no longer uses, or its status in the one it uses; and what the lines
+ * an amendment keeps (all but its renewal line) amount to.
+ */
+export type RenewalInvoiceFacts = Readonly<{ standing: 'not_raised' | 'removed' | 'not_pushed' | 'elsewhere' | AccountingDocumentStatus; kept: Money }>;
+
+/**
+ * Why `amend` cannot rewrite the renewal invoice, or null where it can: the accounting system changes
+ * the lines of a draft (or one awaiting approval) only, and only in the accounting organisation that
+ * holds it; one never pushed is changed here alone.
+ */
+export const whyNotAmendable = (renewal: RenewalInvoiceFacts): string | null => {
+  switch (renewal.standing) {
+    case 'not_pushed':
+    case 'draft':
+    case 'awaiting_approval':
+      return null;
+    case 'not_raised':
+      return 'The renewal invoice is being raised.';
+    case 'removed':
+      return 'The renewal invoice was removed.';
+    case 'elsewhere':
+      return 'The renewal invoice is in an accounting organisation this organisation no longer uses, where it cannot be changed.';
+    default:
+      return `The renewal invoice is ${renewal.standing} in the accounting system and can no longer be changed.`;
+  }
+};
+
+/** A unit change with what its handler loaded: the plan (for its minimum) and the renewal invoice, when one exists. */
 export type ChangeUnits = Readonly<{
   type: 'ChangeUnits';
   changeId: string;
@@ -25,10 +56,7 @@ export type ChangeUnits = Readonly<{
   /** Ids for the documents the change may raise, derived from the change. */
   invoiceId: string;
   creditNoteId: string;
-  /** Whether the renewal invoice (when one exists) is still a draft the accounting system lets us change. */
-  renewalInvoiceAmendable: boolean;
-  /** What the renewal invoice's lines an amendment keeps (all but its renewal line) amount to; 0 without one. */
-  renewalInvoiceKept: Money;
+  renewalInvoice: RenewalInvoiceFacts | null;
   request: Readonly<{
     units: number;
     prorate: boolean;
@@ -90,7 +118,7 @@ const checkDocuments = (state: ExistingSubscription, command: ChangeUnits, chang
     if (problem) throw refuse('invalid_parameter', problem.message, 'units');
   };
   if (change.document === 'amend') {
-    billed([planAmount(planPricing(renewalPricing(state).pricing), change.units), command.renewalInvoiceKept, positive(change.renewalAdjustment)], 'amended renewal invoice subtotal');
+    billed([planAmount(planPricing(renewalPricing(state).pricing), change.units), command.renewalInvoice?.kept ?? 0n, positive(change.renewalAdjustment)], 'amended renewal invoice subtotal');
   } else if (change.renewalAdjustment !== null) {
     checkRenewal(state, change.units, [...state.life.renewalAdjustments, { changeId: change.changeId, amount: change.renewalAdjustment }]);
   }
@@ -147,12 +175,10 @@ const decideChange = (command: ChangeUnits, state: ExistingSubscription): Subscr
   if (request.document !== null && !renewalInvoiceExists) {
     throw documentNotAvailable('document applies only once the renewal invoice exists; it does not yet.');
   }
-  if (request.document === 'amend' && !command.renewalInvoiceAmendable) {
-    throw documentNotAvailable('The renewal invoice can no longer be changed: send document: separate.');
-  }
-  if (request.document === 'amend' && life.nextPeriodBilledSeparately) {
-    throw documentNotAvailable('A separate document already bills part of the next period; amending the renewal invoice would bill it twice: send document: separate.');
-  }
+  const notAmendable =
+    (command.renewalInvoice && whyNotAmendable(command.renewalInvoice)) ??
+    (life.nextPeriodBilledSeparately ? 'A separate document already bills part of the next period; amending the renewal invoice would bill it twice.' : null);
+  if (request.document === 'amend' && notAmendable) throw documentNotAvailable(`${notAmendable} Send document: separate.`);
 
   const base = {
     subscriptionId: subscription.subscriptionId,
@@ -166,9 +192,7 @@ const decideChange = (command: ChangeUnits, state: ExistingSubscription): Subscr
   };
   // Once the renewal invoice exists: amend it, or bill the change separately (the organisation's setting when omitted).
   const document: ChangeDocument | null = renewalInvoiceExists
-    ? (request.document ?? (command.organisation.settings.unitChangeDocument === 'amend' && command.renewalInvoiceAmendable && !life.nextPeriodBilledSeparately
-        ? 'amend'
-        : 'separate'))
+    ? (request.document ?? (command.organisation.settings.unitChangeDocument === 'amend' && !notAmendable ? 'amend' : 'separate'))
     : null;
   const next = document === 'separate' ? nextPeriodDifference(state, units) : null;
   const nextAmount = next ? parseMoney(next.amount) : 0n;

@@ -1,7 +1,7 @@
 import type { OpenOrganisation } from '../organisation/state';
 import { inSetupMode } from '../organisation/rules';
 import { DomainError } from '../shared/domain-error';
-import type { InvoiceRemoval, LifecycleEvent, NextPeriodCredit } from './lifecycle-events';
+import type { CarriedCharges, InvoiceRemoval, LifecycleEvent, NextPeriodCredit } from './lifecycle-events';
 import { type ExistingSubscription, invalidState } from './lifecycle';
 
 /** An invoice of the subscription as the handler found it (its accounting status read at the time of the request). */
@@ -22,6 +22,10 @@ export type EndSubscription = Readonly<{
   invoices: readonly InvoiceFacts[];
   /** Ids for the credit notes of the next period's lines, by the invoice they credit, derived from the end. */
   nextPeriodCreditNoteIds: Readonly<Record<string, string>>;
+  /** The id of the invoice keeping the current period's charges billed, derived from the end. */
+  carriedChargesInvoiceId: string;
+  /** The renewal invoice bills this period's charges besides the next period (prorated increases carried to it). */
+  renewalInvoiceCarriesCharges: boolean;
   request: Readonly<{
     when: 'period_end' | 'now';
     deleteUnsentInvoices: boolean;
@@ -37,7 +41,9 @@ const OPTIONS = ['delete_unsent_invoices', 'void_approved_invoices', 'invoice_us
  * the subscription ends: its renewal invoice (voided if approved, otherwise deleted), and with
  * `when: now` the never-sent and the approved unpaid invoices when asked. The next period will not
  * happen, so the next period's lines other invoices bill (`separate` increases) are credited, each
- * invoice's by a credit note of its own; the current period is not.
+ * invoice's by a credit note of its own; the current period is not, so its charges the removed
+ * renewal invoice carried, and those left for a renewal invoice that will not come, are billed on an
+ * invoice of their own.
  */
 export const decideEnd = (command: EndSubscription, state: ExistingSubscription): LifecycleEvent<'SubscriptionEnded'> | LifecycleEvent<'SubscriptionEndScheduled'> => {
   const { request } = command;
@@ -54,6 +60,10 @@ export const decideEnd = (command: EndSubscription, state: ExistingSubscription)
   }
   const renewal = command.invoices.find((invoice) => invoice.invoiceId === state.life.renewalInvoiceId);
   if (renewal?.settled) throw invalidState('The renewal invoice has a payment or credit on it; the subscription cannot end.');
+  // The accounting system deletes only unsent drafts and voids only approved invoices.
+  if (renewal?.sent && (renewal.status === 'draft' || renewal.status === 'awaiting_approval')) {
+    throw invalidState('The renewal invoice was sent to the customer before it was approved: the accounting system can neither delete nor void it, so the subscription cannot end.');
+  }
   // A separate decrease's credit note reduces the renewal invoice even while unallocated (a draft takes no credit yet).
   const credited = state.life.renewalInvoiceId ? state.life.renewalCreditNoteIds[0] : undefined;
   if (credited) throw invalidState(`Credit note ${credited} credits part of the renewal invoice's period; the subscription cannot end.`);
@@ -78,11 +88,15 @@ export const decideEnd = (command: EndSubscription, state: ExistingSubscription)
       if (!creditNoteId) throw new Error(`no credit note id for the next period's lines of ${invoiceId}`);
       return { invoiceId, creditNoteId };
     });
+  const renewalRemoved = removals.some((r) => r.invoiceId === state.life.renewalInvoiceId);
+  const fromInvoiceId = renewalRemoved && command.renewalInvoiceCarriesCharges ? state.life.renewalInvoiceId : null;
+  const adjustments = [...state.life.renewalAdjustments];
+  const carriedCharges: CarriedCharges = fromInvoiceId !== null || adjustments.length > 0 ? { invoiceId: command.carriedChargesInvoiceId, fromInvoiceId, adjustments } : null;
   const { subscriptionId } = state.subscription;
   if (request.when === 'period_end') {
     return {
       type: 'SubscriptionEndScheduled',
-      data: { subscriptionId, operationId: command.operationId, endDate: state.subscription.renewalDate, removals, nextPeriodCredits },
+      data: { subscriptionId, operationId: command.operationId, endDate: state.subscription.renewalDate, removals, nextPeriodCredits, carriedCharges },
     };
   }
   return {
@@ -95,6 +109,7 @@ export const decideEnd = (command: EndSubscription, state: ExistingSubscription)
       invoiceUsageNow: request.invoiceUsageNow,
       removals,
       nextPeriodCredits,
+      carriedCharges,
     },
   };
 };

@@ -22,6 +22,21 @@ export type NextPeriodCredit = z.infer<typeof nextPeriodCredit>;
  */
 const nextPeriodCredits = z.array(nextPeriodCredit).optional();
 
+/** A prorated charge carried to the renewal invoice (`charge_on_renewal`), by the change that made it. */
+const renewalAdjustment = z.object({ changeId: z.string(), amount: z.string() });
+
+/**
+ * The current period's charges an end keeps billed on an invoice of its own, as ending does not
+ * credit the current period: the lines of the renewal invoice it removes besides its renewal line
+ * (prorated increases carried to it by `charge_on_renewal` or `amend`), and the `charge_on_renewal`
+ * adjustments no renewal invoice will bill now. Null when there are none; absent from ends recorded
+ * before they were kept (those lost them, and their restore raises the removed lines again).
+ */
+const carriedCharges = z
+  .object({ invoiceId: z.string(), fromInvoiceId: z.string().nullable(), adjustments: z.array(renewalAdjustment) })
+  .nullable()
+  .optional();
+
 const unitsChanged = z.object({
   subscriptionId: z.string(),
   /** Derived from the request (its Idempotency-Key when sent): a retry finds the change made. */
@@ -75,7 +90,7 @@ const renewalInvoiceRaised = z.object({
   periodEnd: z.string().optional(),
   units: z.number().int().optional(),
   /** The charge_on_renewal adjustments it bills (they leave the subscription's list). */
-  adjustments: z.array(z.object({ changeId: z.string(), amount: z.string() })).optional(),
+  adjustments: z.array(renewalAdjustment).optional(),
 });
 
 const endScheduled = z.object({
@@ -84,6 +99,7 @@ const endScheduled = z.object({
   endDate: z.string(),
   removals: z.array(invoiceRemoval),
   nextPeriodCredits,
+  carriedCharges,
 });
 
 const ended = z.object({
@@ -94,6 +110,7 @@ const ended = z.object({
   invoiceUsageNow: z.boolean(),
   removals: z.array(invoiceRemoval),
   nextPeriodCredits,
+  carriedCharges,
 });
 
 const restored = z.object({
@@ -106,8 +123,15 @@ const restored = z.object({
   replacesInvoiceId: z.string().nullable(),
   /** The invoice billing again the next period's lines the end credited (absent from restores recorded before ends credited them). */
   nextPeriodInvoice: z.object({ invoiceId: z.string(), rebills: z.array(nextPeriodCredit) }).nullable().optional(),
+  /**
+   * The renewal invoice raised again as the scheduler raises one: the next period at the units of the
+   * restore (changed since the end, maybe) with the `charge_on_renewal` adjustments made since. Absent
+   * where the end that removed it kept no charges (recorded before it did): its lines are raised again.
+   */
+  renewal: z.object({ periodStart: z.string(), periodEnd: z.string(), units: z.number().int(), adjustments: z.array(renewalAdjustment) }).optional(),
 });
 
+export type CarriedCharges = NonNullable<z.infer<typeof carriedCharges>> | null;
 export type SubscriptionUnitsChangedData = z.infer<typeof unitsChanged>;
 
 export const lifecycleEvents = defineEvents({

@@ -33,6 +33,12 @@ export type Lifecycle = Readonly<{
   renewalInvoiceId: string | null;
   /** The renewal invoice an end removed, raised again by a restore. */
   removedRenewalInvoiceId: string | null;
+  /**
+   * The end that removed it kept its current-period charges billed (`carriedCharges`), so a restore
+   * raises it afresh at the units of the moment; ends recorded before did not, and their restore
+   * raises its lines again.
+   */
+  removedRenewalInvoiceFresh: boolean;
   /** The prices a CPI uplift set for the next period (taken at its renewal), and the last CPI year applied. */
   nextPrices: Omit<LifecycleEvent<'SubscriptionCpiUplifted'>['data'], 'subscriptionId' | 'periodStart' | 'year' | 'percent'> | null;
   cpiYear: number | null;
@@ -70,6 +76,7 @@ export const initialLifecycle = (created: SubscriptionCreatedData): Lifecycle =>
   endDate: created.endDate,
   renewalInvoiceId: null,
   removedRenewalInvoiceId: null,
+  removedRenewalInvoiceFresh: false,
   nextPrices: null,
   cpiYear: null,
   metersBefore: [],
@@ -161,6 +168,7 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
           nextPeriodCredits: [],
           renewalInvoiceId: null,
           removedRenewalInvoiceId: null,
+          removedRenewalInvoiceFresh: false,
           nextPrices: null,
         },
       };
@@ -170,6 +178,7 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
     case 'SubscriptionEndScheduled':
     case 'SubscriptionEnded': {
       const renewalRemoved = life.renewalInvoiceId !== null && event.data.removals.some((r) => r.invoiceId === life.renewalInvoiceId);
+      const carried = event.data.carriedCharges;
       return {
         ...state,
         status: event.type === 'SubscriptionEnded' ? 'ended' : state.status,
@@ -179,6 +188,9 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
           endDate: event.data.endDate,
           renewalInvoiceId: renewalRemoved ? null : life.renewalInvoiceId,
           removedRenewalInvoiceId: renewalRemoved ? life.renewalInvoiceId : life.removedRenewalInvoiceId,
+          removedRenewalInvoiceFresh: renewalRemoved ? carried !== undefined : life.removedRenewalInvoiceFresh,
+          renewalAdjustments: carried ? life.renewalAdjustments.filter((a) => !carried.adjustments.some((c) => c.changeId === a.changeId)) : life.renewalAdjustments,
+          invoiceIds: carried ? [...life.invoiceIds, carried.invoiceId] : life.invoiceIds,
           // Each one credited now, or removed by the end; an end recorded before credits leaves them billing.
           nextPeriodInvoiceIds: event.data.nextPeriodCredits ? [] : life.nextPeriodInvoiceIds,
           nextPeriodCredits: event.data.nextPeriodCredits ?? life.nextPeriodCredits,
@@ -188,6 +200,7 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
     }
     case 'SubscriptionRestored': {
       const { data } = event;
+      const renewal = data.renewal;
       return {
         ...state,
         status: data.status,
@@ -197,8 +210,20 @@ export const evolveLifecycle = (state: ExistingSubscription, event: LifecycleEve
           endDate: null,
           renewalInvoiceId: data.renewalInvoiceId ?? life.renewalInvoiceId,
           removedRenewalInvoiceId: data.renewalInvoiceId ? null : life.removedRenewalInvoiceId,
-          nextPeriodInvoiceIds: data.nextPeriodInvoice ? [...life.nextPeriodInvoiceIds, data.nextPeriodInvoice.invoiceId] : life.nextPeriodInvoiceIds,
-          nextPeriodCredits: data.nextPeriodInvoice ? [] : life.nextPeriodCredits,
+          removedRenewalInvoiceFresh: data.renewalInvoiceId ? false : life.removedRenewalInvoiceFresh,
+          // Raised afresh, the renewal invoice bills the next period whole: what separate documents billed of it the end credited.
+          ...(renewal
+            ? {
+                nextPeriodUnits: renewal.units,
+                nextPeriodBilledSeparately: false,
+                nextPeriodInvoiceIds: [],
+                nextPeriodCredits: [],
+                renewalAdjustments: life.renewalAdjustments.filter((a) => !renewal.adjustments.some((billed) => billed.changeId === a.changeId)),
+              }
+            : {
+                nextPeriodInvoiceIds: data.nextPeriodInvoice ? [...life.nextPeriodInvoiceIds, data.nextPeriodInvoice.invoiceId] : life.nextPeriodInvoiceIds,
+                nextPeriodCredits: data.nextPeriodInvoice ? [] : life.nextPeriodCredits,
+              }),
           invoiceIds: [...life.invoiceIds, ...[data.renewalInvoiceId, data.nextPeriodInvoice?.invoiceId].filter((id): id is string => Boolean(id))],
           operations: { ...life.operations, [data.operationId]: event },
         },

@@ -1,5 +1,6 @@
 import type { LifecycleEvent } from './lifecycle-events';
 import { type ExistingSubscription, invalidState } from './lifecycle';
+import { nextPeriod } from './schedule';
 
 export type RestoreSubscription = Readonly<{
   type: 'RestoreSubscription';
@@ -19,8 +20,9 @@ export type RestoreSubscription = Readonly<{
  * `POST /v1/subscriptions/{id}/restore`: an ended subscription before its renewal date (customer
  * active, plan active or legacy) returns to active with its renewal date unchanged (pending before its
  * start date); one set to end at period end renews again. Restoring clears `end_date` and
- * `cancel_at_period_end`, raises again a renewal invoice that ending removed, and bills again the next
- * period's lines that ending credited.
+ * `cancel_at_period_end`, raises again a renewal invoice that ending removed: afresh, at the units of
+ * now with the charges left for it since, as the scheduler raises one (once ends kept the current
+ * period's charges), else its lines again, billing again the next period's lines that ending credited.
  */
 export const decideRestore = (command: RestoreSubscription, state: ExistingSubscription): LifecycleEvent<'SubscriptionRestored'> => {
   const { subscription, life } = state;
@@ -35,6 +37,10 @@ export const decideRestore = (command: RestoreSubscription, state: ExistingSubsc
   } else {
     throw invalidState(state.status === 'complete' ? 'The subscription has completed.' : 'The subscription is not ended nor set to end.');
   }
+  // Raised afresh (the end kept its charges): the next period whole at the units of now, which a
+  // change since the end (one set to end at period end still changes) may have moved.
+  const fresh = life.removedRenewalInvoiceId !== null && life.removedRenewalInvoiceFresh;
+  const next = nextPeriod(state);
   return {
     type: 'SubscriptionRestored',
     data: {
@@ -44,7 +50,9 @@ export const decideRestore = (command: RestoreSubscription, state: ExistingSubsc
       status: command.today < subscription.startDate ? 'pending' : 'active',
       renewalInvoiceId: life.removedRenewalInvoiceId ? command.reRaisedInvoiceId : null,
       replacesInvoiceId: life.removedRenewalInvoiceId,
-      nextPeriodInvoice: life.nextPeriodCredits.length > 0 ? { invoiceId: command.nextPeriodInvoiceId, rebills: [...life.nextPeriodCredits] } : null,
+      ...(fresh
+        ? { nextPeriodInvoice: null, renewal: { periodStart: next.start, periodEnd: next.end, units: life.units, adjustments: [...life.renewalAdjustments] } }
+        : { nextPeriodInvoice: life.nextPeriodCredits.length > 0 ? { invoiceId: command.nextPeriodInvoiceId, rebills: [...life.nextPeriodCredits] } : null }),
     },
   };
 };

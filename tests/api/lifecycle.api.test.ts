@@ -271,6 +271,23 @@ describe('subscription lifecycle: unit changes, credit notes, end and restore', 
       expect(restored.body).toMatchObject({ status: 'active', end_date: null, renewal_date: '2026-04-15' });
     });
 
+    it('keeps billed the charges a renewal invoice would have billed: ending does not credit the current period', async () => {
+      const sub = await subscribe();
+      // 5 → 8 from 25 Mar, charged on renewal: (70 − 40) × 21 / 31 = 20.3226, left for the renewal invoice.
+      expect((await post(sub.id, 'units', { units: 8, prorate: true, proration_behaviour: 'charge_on_renewal', effective_date: '2026-03-25' })).body.change).toMatchObject({ invoice: null });
+      // The end answers once the invoice keeping it billed is pushed.
+      expect((await post(sub.id, 'end', { when: 'period_end' })).status).toBe(200);
+      const invoices = (await request(service.app).get(`/v1/invoices?subscription=${sub.id}`).set(auth)).body.data as { id: string; subtotal: string; lines: { revenue_type: string; amount: string }[]; accounting: { sync_status: string } }[];
+      const kept = invoices.filter((invoice) => invoice.id !== sub.invoice.id);
+      expect(kept).toEqual([expect.objectContaining({ subtotal: '20.3226', lines: [expect.objectContaining({ revenue_type: 'expansion', amount: '20.3226' })], accounting: expect.objectContaining({ sync_status: 'synced' }) })]);
+      // Recorded with the end, it leaves the charges waiting for a renewal invoice (tests/domain/lifecycle.unit.test.ts).
+      const history = await request(service.app).get(`/admin/v1/organisations/${orgId}/streams/${sub.id}/events`).set(service.admin);
+      expect((history.body.data as { type: string; data: { carriedCharges?: unknown } }[]).find((e) => e.type === 'SubscriptionEndScheduled')?.data.carriedCharges).toMatchObject({
+        fromInvoiceId: null,
+        adjustments: [expect.objectContaining({ amount: '20.3226' })],
+      });
+    });
+
     it('restores only while the customer is active and the plan active or legacy', async () => {
       const sub = await subscribe();
       const customer = (await request(service.app).get(`/v1/subscriptions/${sub.id}`).set(auth)).body.customer as string;

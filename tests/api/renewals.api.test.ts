@@ -6,7 +6,7 @@ import { workerDeps } from '../../service/services';
 import { scheduler } from '../../workers/scheduler';
 import { expectError } from '../support/api-assertions';
 import { billingOrganisation } from '../support/catalogue-fixtures';
-import { accountingControl } from '../support/fixtures';
+import { accountingControl, connectAccounting } from '../support/fixtures';
 import { startTestService, tempDir, type TestService } from '../support/test-service';
 
 type Invoice = { id: string; subtotal: string; total: string; lines: { revenue_type: string; units: number | null; amount: string }[]; accounting: { invoice_id: string; sync_status: string } };
@@ -204,6 +204,42 @@ describe('renewal invoices and unit changes after them', () => {
     // 750 seats alone fit; beside the carried 280,322,580,645.1613 they do not. 700 do.
     expectError(await change({ units: 750, document: 'amend' }), 422, 'invalid_request_error', 'invalid_parameter', 'units');
     expect((await change({ units: 700, document: 'amend' })).status).toBe(200);
+  });
+
+  it('changes units after the organisation moved to another accounting organisation, asking that one nothing of the renewal invoice the one before holds (issue 43: 502 accounting_error)', async () => {
+    clock.set(start);
+    const org = await billingOrganisation(service, ['subscriptions:read', 'subscriptions:write', 'customers:write', 'invoices:read']);
+    const patched = await request(service.app).patch(`/admin/v1/organisations/${org.orgId}`).set(service.admin).send({ unit_change_document: 'amend' });
+    expect(patched.status).toBe(200);
+    const created = await request(service.app).post('/v1/subscriptions').set(org.auth).set('Idempotency-Key', `moved-${++n}`).send({ customer_code: 'C1', plan_code: 'seats', units: 5 });
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+    await service.services.projections.waitFor(await service.services.store.headPosition());
+    clock.set(new Date('2026-04-08T09:00:00.000Z'));
+    await scheduler(workerDeps(service.services), { intervalSeconds: 60 }).run();
+    await service.services.projections.waitFor(await service.services.store.headPosition());
+    const invoicesOf = async () => (await request(service.app).get(`/v1/invoices?subscription=${id}`).set(org.auth)).body.data as Invoice[];
+    const renewal = (await invoicesOf()).find((i) => i.lines.some((l) => l.revenue_type === 'renewal'))!;
+    await service.services.projections.waitFor(await awaitSync(service.services.store, 0n, { invoiceIds: [renewal.id] }, 20_000));
+    expect((await request(service.app).post(`/admin/v1/organisations/${org.orgId}/accounting/disconnect`).set(service.admin).send({})).status).toBe(200);
+    const moved = await connectAccounting(service, org.orgId);
+    expect(moved).not.toBe(org.tenantId);
+    const change = (body: object) => request(service.app).post(`/v1/subscriptions/${id}/units`).set(org.auth).send(body);
+
+    // The issue's request: 502 accounting_error ("No invoice ai_…") before, asked of the accounting organisation in use.
+    expectError(await change({ units: 18, prorate: true, proration_behaviour: 'charge_on_renewal' }), 422, 'invalid_request_error', 'effective_date_required', 'effective_date');
+    // The renewal invoice can be changed only where it is: amend is refused saying why, and the organisation's amend default bills separately.
+    const amend = await change({ units: 8, document: 'amend' });
+    expectError(amend, 422, 'invalid_request_error', 'document_not_available', 'document');
+    expect(amend.body.error.message).toBe('The renewal invoice is in an accounting organisation this organisation no longer uses, where it cannot be changed. Send document: separate.');
+    // 5 → 8 from 8 Apr, 7 of 31 days: 30 × 7 / 31 = 6.7742, and the next period's 30.0000, on a separate invoice.
+    const changed = await change({ units: 8, prorate: true, effective_date: '2026-04-08' });
+    expect(changed.status).toBe(200);
+    expect(changed.body.change).toMatchObject({ document: 'separate', invoice: { subtotal: '36.7742', accounting: { sync_status: 'synced' } } });
+    // It went to the accounting organisation in use, under the customer's contact there (found or made on its first document there).
+    const ledger = service.services.accounting.tenant(moved);
+    const held = await ledger.getInvoice(changed.body.change.invoice.accounting.invoice_id as string);
+    expect(held).toMatchObject({ subtotal: '36.7742', contactId: (await ledger.findContactByNumber('C1'))!.id });
   });
 
   it('records CPI with the admin API’s validation: 201, or 422 naming the field', async () => {

@@ -152,6 +152,7 @@ describe('lifecycle handlers: given streams, when a command, then new events', (
               invoiceUsageNow: false,
               removals: [{ invoiceId: 'inv_renewal', action: 'delete' }],
               nextPeriodCredits: [],
+              carriedCharges: null,
             },
           },
         ],

@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import type { PlanDefinition, Tier } from '../../domain/catalogue/types';
 import { nextPeriodCreditNote } from '../../domain/credit-note/next-period-credit-note';
 import { unitChangeCreditNote } from '../../domain/credit-note/unit-change-credit-note';
+import { carriedChargesInvoice } from '../../domain/invoice/carried-charges-invoice';
 import { reBilledNextPeriodInvoice } from '../../domain/invoice/next-period-invoice';
+import { renewalInvoice } from '../../domain/invoice/renewal-invoice';
 import { unitChangeInvoice } from '../../domain/invoice/unit-change-invoice';
 import type { OpenOrganisation } from '../../domain/organisation/state';
 import { addDays, daysBetween } from '../../domain/pricing/calendar';
@@ -55,11 +57,37 @@ const change = (request: Partial<ChangeUnits['request']> = {}, more: Partial<Cha
   plan: plan(),
   invoiceId: 'inv_change',
   creditNoteId: 'cn_change',
-  renewalInvoiceAmendable: true,
-  renewalInvoiceKept: 0n,
+  renewalInvoice: { standing: 'draft', kept: 0n },
   request: { units: 8, prorate: false, prorationBehaviour: null, effectiveDate: null, document: null, ...request },
   ...more,
 });
+
+/** The subscription the events leave. */
+const stateOf = (events: SubscriptionEvent[]) => {
+  const state = events.reduce(subscriptionDecider.evolve, subscriptionDecider.initialState());
+  if (state.status === 'none') throw new Error('no subscription');
+  return state;
+};
+
+/** The one event a command decides on the events given. */
+const decideOne = (events: SubscriptionEvent[], command: EndSubscription | RestoreSubscription | ChangeUnits) => {
+  const [event] = subscriptionDecider.decide(command, stateOf(events));
+  if (!event) throw new Error('nothing decided');
+  return event;
+};
+
+/** A restore on 2026-03-26: a removed renewal invoice is raised again as inv_again (and, after an end of before, the next period's credited lines as inv_next). */
+const restore: RestoreSubscription = {
+  type: 'RestoreSubscription',
+  operationId: 'op_restore',
+  organisationId: 'org_1',
+  resetGeneration: 0,
+  today: '2026-03-26',
+  customerStatus: 'active',
+  planStatus: 'active',
+  reRaisedInvoiceId: 'inv_again',
+  nextPeriodInvoiceId: 'inv_next',
+};
 
 /** The change event a decision records (for asserting a few fields). */
 const decided = (given: SubscriptionEvent[], command: ChangeUnits): SubscriptionUnitsChangedData => {
@@ -133,7 +161,7 @@ describe('ChangeUnits: every rule, in the order of the API document’s unit cha
     spec([dear, renewalRaised]).when(change({ units: 999, document: 'separate', prorate: true, effectiveDate: '2026-03-10' })).thenRefuses('invalid_parameter', 'units');
     // Amend: 600 seats fit; beside the 500,000,000,000.0000 of lines the amendment keeps, they do not.
     expect(decided([dear, renewalRaised], change({ units: 600, document: 'amend' }))).toMatchObject({ units: 600, document: 'amend' });
-    spec([dear, renewalRaised]).when(change({ units: 600, document: 'amend' }, { renewalInvoiceKept: 5_000_000_000_000_000n })).thenRefuses('invalid_parameter', 'units');
+    spec([dear, renewalRaised]).when(change({ units: 600, document: 'amend' }, { renewalInvoice: { standing: 'draft', kept: 5_000_000_000_000_000n } })).thenRefuses('invalid_parameter', 'units');
   });
 
   it('requires proration for a decrease once the renewal invoice exists at the old units (before it, a decrease takes effect at renewal)', () => {
@@ -154,12 +182,25 @@ describe('ChangeUnits: every rule, in the order of the API document’s unit cha
 
   it('refuses amend when the renewal invoice can no longer be changed; accepts separate', () => {
     spec([subscribed(), renewalRaised])
-      .when(change({ prorate: true, effectiveDate: '2026-03-10', document: 'amend' }, { renewalInvoiceAmendable: false }))
+      .when(change({ prorate: true, effectiveDate: '2026-03-10', document: 'amend' }, { renewalInvoice: { standing: 'approved', kept: 0n } }))
       .thenRefuses('document_not_available', 'document');
     expect(decided([subscribed(), renewalRaised], change({ prorate: true, effectiveDate: '2026-03-10', document: 'separate' }))).toMatchObject({
       document: 'separate',
       invoiceId: 'inv_change',
     });
+  });
+
+  it('refuses amend for a renewal invoice in an accounting organisation the organisation moved away from, saying why; its amend default falls back to separate', () => {
+    const elsewhere = { renewalInvoice: { standing: 'elsewhere', kept: 0n } } as const;
+    spec([subscribed(), renewalRaised]).when(change({ units: 18, document: 'amend' }, elsewhere)).thenRefuses('document_not_available', 'document');
+    const state = [subscribed(), renewalRaised].reduce(subscriptionDecider.evolve, subscriptionDecider.initialState());
+    expect(() => subscriptionDecider.decide(change({ units: 18, document: 'amend' }, elsewhere), state)).toThrow(
+      'The renewal invoice is in an accounting organisation this organisation no longer uses, where it cannot be changed. Send document: separate.',
+    );
+    const defaulted = change({ units: 18, prorate: true, effectiveDate: '2026-03-10', prorationBehaviour: 'charge_on_renewal' }, { ...elsewhere, organisation: organisation({ unitChangeDocument: 'amend' }) });
+    expect(decided([subscribed(), renewalRaised], defaulted)).toMatchObject({ document: 'separate', invoiceId: 'inv_change', renewalAdjustment: null });
+    // Never pushed: amended here alone.
+    expect(decided([subscribed(), renewalRaised], change({ units: 18, document: 'amend' }, { renewalInvoice: { standing: 'not_pushed', kept: 0n } }))).toMatchObject({ document: 'amend' });
   });
 
   it('lets the organisation’s unit_change_document decide when document is omitted; amend defers the charge to the renewal invoice', () => {
@@ -331,6 +372,8 @@ describe('EndSubscription', () => {
     organisation: organisation(),
     invoices: [],
     nextPeriodCreditNoteIds: {},
+    carriedChargesInvoiceId: 'inv_carried',
+    renewalInvoiceCarriesCharges: false,
     request: { when: 'now', deleteUnsentInvoices: false, voidApprovedInvoices: false, invoiceUsageNow: false, ...request },
     ...more,
   });
@@ -341,7 +384,7 @@ describe('EndSubscription', () => {
   });
 
   it('at period end: cancel_at_period_end with the renewal date as end date; a second one is invalid_state', () => {
-    const scheduled: SubscriptionEvent = { type: 'SubscriptionEndScheduled', data: { subscriptionId: 'sub_1', operationId: 'op_end', endDate: '2026-04-01', removals: [], nextPeriodCredits: [] } };
+    const scheduled: SubscriptionEvent = { type: 'SubscriptionEndScheduled', data: { subscriptionId: 'sub_1', operationId: 'op_end', endDate: '2026-04-01', removals: [], nextPeriodCredits: [], carriedCharges: null } };
     spec([subscribed()]).when(end({ when: 'period_end' })).then([scheduled]);
     spec([subscribed(), scheduled]).when(end({ when: 'period_end' }, { operationId: 'op_again' })).thenRefuses('invalid_state');
   });
@@ -349,7 +392,7 @@ describe('EndSubscription', () => {
   it('now: ended today, recording invoice_usage_now; ending again is invalid_state; a retry of the same end decides nothing', () => {
     const ended: SubscriptionEvent = {
       type: 'SubscriptionEnded',
-      data: { subscriptionId: 'sub_1', operationId: 'op_end', endedAt: '2026-03-10T09:00:00.000Z', endDate: '2026-03-10', invoiceUsageNow: true, removals: [], nextPeriodCredits: [] },
+      data: { subscriptionId: 'sub_1', operationId: 'op_end', endedAt: '2026-03-10T09:00:00.000Z', endDate: '2026-03-10', invoiceUsageNow: true, removals: [], nextPeriodCredits: [], carriedCharges: null },
     };
     spec([subscribed()]).when(end({ invoiceUsageNow: true })).then([ended]);
     spec([subscribed(), ended]).when(end({}, { operationId: 'op_2' })).thenRefuses('invalid_state');
@@ -377,6 +420,19 @@ describe('EndSubscription', () => {
       removals: [{ invoiceId: 'inv_renewal', action: 'delete' }],
     });
     spec([subscribed(), renewalRaised]).when(end({}, { invoices: [facts('inv_renewal', 'approved', { settled: true })] })).thenRefuses('invalid_state');
+  });
+
+  it('refuses an end whose renewal invoice was sent before it was approved (neither deleted nor voided by the accounting system), asking it nothing', () => {
+    for (const status of ['draft', 'awaiting_approval'] as const) {
+      for (const when of ['now', 'period_end'] as const) {
+        spec([subscribed(), renewalRaised]).when(end({ when }, { invoices: [facts('inv_renewal', status, { sent: true })] })).thenRefuses('invalid_state');
+      }
+    }
+    // Sent once approved, it is voided.
+    const state = [subscribed(), renewalRaised].reduce(subscriptionDecider.evolve, subscriptionDecider.initialState());
+    expect(subscriptionDecider.decide(end({}, { invoices: [facts('inv_renewal', 'approved', { sent: true })] }), state)[0]?.data).toMatchObject({
+      removals: [{ invoiceId: 'inv_renewal', action: 'void' }],
+    });
   });
 
   it('refuses ending now with invoice removal in Setup Mode; ending without removal is accepted', () => {
@@ -424,7 +480,7 @@ describe('RestoreSubscription', () => {
   });
 
   it('restores one set to end at period end; refuses one that is neither ended nor set to end', () => {
-    const scheduled: SubscriptionEvent = { type: 'SubscriptionEndScheduled', data: { subscriptionId: 'sub_1', operationId: 'op_end', endDate: '2026-04-01', removals: [], nextPeriodCredits: [] } };
+    const scheduled: SubscriptionEvent = { type: 'SubscriptionEndScheduled', data: { subscriptionId: 'sub_1', operationId: 'op_end', endDate: '2026-04-01', removals: [], nextPeriodCredits: [], carriedCharges: null } };
     spec([subscribed(), scheduled])
       .when(restore())
       .then([{ type: 'SubscriptionRestored', data: { subscriptionId: 'sub_1', operationId: 'op_restore', from: 'cancel_at_period_end', status: 'active', renewalInvoiceId: null, replacesInvoiceId: null, nextPeriodInvoice: null } }]);
@@ -599,25 +655,11 @@ describe('ending after separate increases: the next period’s lines are credite
     organisation: organisation(),
     invoices: [{ invoiceId: 'inv_renewal', status: 'draft', sent: false, settled: false }],
     nextPeriodCreditNoteIds: { inv_up: 'cn_end_up', inv_more: 'cn_end_more', inv_next: 'cn_end_next' },
+    carriedChargesInvoiceId: 'inv_carried',
+    renewalInvoiceCarriesCharges: false,
     request: { when: 'now', deleteUnsentInvoices: false, voidApprovedInvoices: false, invoiceUsageNow: false, ...request },
     ...more,
   });
-  const restore: RestoreSubscription = {
-    type: 'RestoreSubscription',
-    operationId: 'op_restore',
-    organisationId: 'org_1',
-    resetGeneration: 0,
-    today: '2026-03-26',
-    customerStatus: 'active',
-    planStatus: 'active',
-    reRaisedInvoiceId: 'inv_again',
-    nextPeriodInvoiceId: 'inv_next',
-  };
-  const decide = (given: SubscriptionEvent[], command: EndSubscription | RestoreSubscription) => {
-    const [event] = subscriptionDecider.decide(command, given.reduce(subscriptionDecider.evolve, subscriptionDecider.initialState()));
-    if (!event) throw new Error('nothing decided');
-    return event;
-  };
   const invoiceOf = (created: SubscriptionEvent, event: SubscriptionEvent) => {
     if (created.type !== 'SubscriptionCreated' || event.type !== 'SubscriptionUnitsChanged') throw new Error('not a change');
     return unitChangeInvoice({ subscription: created.data, change: event.data, lineIds: (i) => `line_${i}`, paymentTermsDays: 14 });
@@ -628,7 +670,7 @@ describe('ending after separate increases: the next period’s lines are credite
   };
 
   it('ending now removes the renewal invoice and credits the separate invoice’s next-period line only: 30.0000, allocated to it', () => {
-    const ended = decide([subscribed(), raisedAt5, up], end());
+    const ended = decideOne([subscribed(), raisedAt5, up], end());
     expect(ended.data).toMatchObject({ removals: [{ invoiceId: 'inv_renewal', action: 'delete' }], nextPeriodCredits: [{ invoiceId: 'inv_up', creditNoteId: 'cn_end_up' }] });
     const note = nextPeriodCreditNote({ subscription: subscription(subscribed()), invoice: invoiceOf(subscribed(), up), creditNoteId: 'cn_end_up', lineIds: (i) => `cl_${i}`, now: '2026-03-25T09:00:00.000Z' });
     // The 9.6774 for 22 Mar – 1 Apr stays billed: ending does not credit the current period.
@@ -647,7 +689,7 @@ describe('ending after separate increases: the next period’s lines are credite
 
   it('at period end too, each separate invoice by a credit note of its own (two increases: 30.0000 and 20.0000)', () => {
     const more = increase([subscribed(), raisedAt5, up], 10, 'more');
-    expect(decide([subscribed(), raisedAt5, up, more], end({ when: 'period_end' })).data).toMatchObject({
+    expect(decideOne([subscribed(), raisedAt5, up, more], end({ when: 'period_end' })).data).toMatchObject({
       nextPeriodCredits: [
         { invoiceId: 'inv_up', creditNoteId: 'cn_end_up' },
         { invoiceId: 'inv_more', creditNoteId: 'cn_end_more' },
@@ -660,11 +702,11 @@ describe('ending after separate increases: the next period’s lines are credite
       { invoiceId: 'inv_renewal', status: 'approved', sent: false, settled: false },
       { invoiceId: 'inv_up', status: 'approved', sent: true, settled: false },
     ];
-    expect(decide([subscribed(), raisedAt5, up], end({ voidApprovedInvoices: true }, { invoices })).data).toMatchObject({
+    expect(decideOne([subscribed(), raisedAt5, up], end({ voidApprovedInvoices: true }, { invoices })).data).toMatchObject({
       removals: [{ invoiceId: 'inv_renewal', action: 'void' }, { invoiceId: 'inv_up', action: 'void' }],
       nextPeriodCredits: [],
     });
-    expect(decide([subscribed()], end()).data).toMatchObject({ removals: [], nextPeriodCredits: [] });
+    expect(decideOne([subscribed()], end()).data).toMatchObject({ removals: [], nextPeriodCredits: [] });
   });
 
   it('refuses to end while a separate decrease’s credit note reduces the renewal invoice, allocated or not (a draft takes no credit yet)', () => {
@@ -675,21 +717,39 @@ describe('ending after separate increases: the next period’s lines are credite
     spec([subscribed(), raisedAt5, up, down]).when(end({ when: 'period_end' })).thenRefuses('invalid_state');
   });
 
-  it('a restore bills the credited lines again on one invoice; ending again credits that invoice', () => {
-    const ended = decide([subscribed(), raisedAt5, up], end());
-    const restored = decide([subscribed(), raisedAt5, up, ended], restore);
+  it('a restore raises the renewal invoice afresh, the next period whole at the units of now: the end’s credits stand, nothing is billed again beside it', () => {
+    const ended = decideOne([subscribed(), raisedAt5, up], end());
+    const restored = decideOne([subscribed(), raisedAt5, up, ended], restore);
+    expect(restored.data).toMatchObject({
+      renewalInvoiceId: 'inv_again',
+      replacesInvoiceId: 'inv_renewal',
+      nextPeriodInvoice: null,
+      renewal: { periodStart: '2026-04-01', periodEnd: '2026-05-01', units: 8, adjustments: [] },
+    });
+    // Ending again: the renewal invoice raised again is removed; no other invoice bills the next period now.
+    const again = decideOne([subscribed(), raisedAt5, up, ended, restored], end({}, { operationId: 'op_end_2', invoices: [{ invoiceId: 'inv_again', status: 'draft', sent: false, settled: false }] }));
+    expect(again.data).toMatchObject({ removals: [{ invoiceId: 'inv_again', action: 'delete' }], nextPeriodCredits: [] });
+  });
+
+  it('an end recorded before ends kept the current period’s charges: its restore raises the removed lines again and bills the credited lines again on one invoice', () => {
+    const ended = decideOne([subscribed(), raisedAt5, up], end());
+    if (ended.type !== 'SubscriptionEnded') throw new Error('not ended');
+    const { carriedCharges: _kept, ...recorded } = ended.data;
+    const legacy: SubscriptionEvent = { type: 'SubscriptionEnded', data: recorded };
+    const restored = decideOne([subscribed(), raisedAt5, up, legacy], restore);
     expect(restored.data).toMatchObject({
       renewalInvoiceId: 'inv_again',
       replacesInvoiceId: 'inv_renewal',
       nextPeriodInvoice: { invoiceId: 'inv_next', rebills: [{ invoiceId: 'inv_up', creditNoteId: 'cn_end_up' }] },
     });
+    expect(restored.data).not.toHaveProperty('renewal');
     const rebilled = reBilledNextPeriodInvoice({ subscription: subscription(subscribed()), credited: [invoiceOf(subscribed(), up)], invoiceId: 'inv_next', lineIds: (i) => `nl_${i}`, now: '2026-03-26T09:00:00.000Z', paymentTermsDays: 14 });
     expect(rebilled.lines.map((l) => [l.lineId, l.revenueType, l.units, l.amount, l.effectiveDate, l.description])).toEqual([
       ['nl_0', 'expansion', 8, '30.0000', '2026-03-31T23:00:00.000Z', '5 → 8 units for the period 2026-04-01 to 2026-05-01'],
     ]);
     expect(rebilled).toMatchObject({ invoiceId: 'inv_next', subtotal: '30.0000', invoiceDate: '2026-03-26T09:00:00.000Z' });
     // Ending again: the re-raised renewal invoice is removed and the re-billing credited in turn.
-    const again = decide([subscribed(), raisedAt5, up, ended, restored], end({}, { operationId: 'op_end_2', invoices: [{ invoiceId: 'inv_again', status: 'draft', sent: false, settled: false }] }));
+    const again = decideOne([subscribed(), raisedAt5, up, legacy, restored], end({}, { operationId: 'op_end_2', invoices: [{ invoiceId: 'inv_again', status: 'draft', sent: false, settled: false }] }));
     expect(again.data).toMatchObject({ removals: [{ invoiceId: 'inv_again', action: 'delete' }], nextPeriodCredits: [{ invoiceId: 'inv_next', creditNoteId: 'cn_end_next' }] });
   });
 
@@ -698,7 +758,67 @@ describe('ending after separate increases: the next period’s lines are credite
       type: 'SubscriptionEnded',
       data: { subscriptionId: 'sub_1', operationId: 'op_end', endedAt: '2026-03-25T09:00:00.000Z', endDate: '2026-03-25', invoiceUsageNow: false, removals: [{ invoiceId: 'inv_renewal', action: 'delete' }] },
     };
-    expect(decide([subscribed(), raisedAt5, up, legacy], restore).data).toMatchObject({ renewalInvoiceId: 'inv_again', nextPeriodInvoice: null });
+    expect(decideOne([subscribed(), raisedAt5, up, legacy], restore).data).toMatchObject({ renewalInvoiceId: 'inv_again', nextPeriodInvoice: null });
+  });
+});
+
+describe('ending keeps the current period’s charges billed; a restore raises the renewal invoice afresh', () => {
+  // Seats at 10.0000: 5 seats bill 50.0000 a period, 8 seats 80.0000; the period 2026-03-01 – 2026-04-01, 31 days.
+  const end = (more: Partial<EndSubscription> = {}, when: 'now' | 'period_end' = 'now'): EndSubscription => ({
+    type: 'EndSubscription',
+    operationId: 'op_end',
+    now: '2026-03-25T09:00:00.000Z',
+    today: '2026-03-25',
+    organisation: organisation(),
+    invoices: [],
+    nextPeriodCreditNoteIds: {},
+    carriedChargesInvoiceId: 'inv_carried',
+    renewalInvoiceCarriesCharges: false,
+    request: { when, deleteUnsentInvoices: false, voidApprovedInvoices: false, invoiceUsageNow: false },
+    ...more,
+  });
+  // 5 → 8 from 10 Mar charged on renewal: 30 × 22 / 31 = 21.29032… → 21.2903, left for the renewal invoice.
+  const onRenewal = decideOne([subscribed()], change({ units: 8, prorate: true, effectiveDate: '2026-03-10', prorationBehaviour: 'charge_on_renewal' }, { changeId: 'later' }));
+  const raisedData = { subscriptionId: 'sub_1', invoiceId: 'inv_renewal', periodStart: '2026-04-01', periodEnd: '2026-05-01', units: 8, adjustments: [{ changeId: 'later', amount: '21.2903' }] };
+  const raised: SubscriptionEvent = { type: 'SubscriptionRenewalInvoiceRaised', data: raisedData };
+  const draft: InvoiceFacts[] = [{ invoiceId: 'inv_renewal', status: 'draft', sent: false, settled: false }];
+
+  it('bills the charge_on_renewal adjustments no renewal invoice will bill on an invoice of its own, ending now or at period end', () => {
+    for (const when of ['now', 'period_end'] as const) {
+      const ended = decideOne([subscribed(), onRenewal], end({}, when));
+      expect(ended.data).toMatchObject({ carriedCharges: { invoiceId: 'inv_carried', fromInvoiceId: null, adjustments: [{ changeId: 'later', amount: '21.2903' }] } });
+      // They leave the subscription's list: no renewal invoice bills them again after a restore.
+      expect(stateOf([subscribed(), onRenewal, ended]).life).toMatchObject({ renewalAdjustments: [], invoiceIds: ['inv_first', 'inv_carried'] });
+    }
+    expect(decideOne([subscribed()], end()).data).toMatchObject({ carriedCharges: null });
+  });
+
+  it('keeps the lines of the renewal invoice it removes besides its renewal line, as they were; the restore raises it afresh without them', () => {
+    const events = [subscribed(), onRenewal, raised];
+    const ended = decideOne(events, end({ invoices: draft, renewalInvoiceCarriesCharges: true }));
+    expect(ended.data).toMatchObject({ removals: [{ invoiceId: 'inv_renewal', action: 'delete' }], carriedCharges: { invoiceId: 'inv_carried', fromInvoiceId: 'inv_renewal', adjustments: [] } });
+    if (ended.type !== 'SubscriptionEnded' || !ended.data.carriedCharges) throw new Error('no charges kept');
+    const removed = renewalInvoice({ state: stateOf(events), raised: raisedData, lineIds: (i) => `rl_${i}`, now: '2026-03-25T09:00:00.000Z', paymentTermsDays: 14 });
+    const kept = carriedChargesInvoice({ state: stateOf([...events, ended]), carried: ended.data.carriedCharges, removed, lineIds: (i) => `kl_${i}`, now: '2026-03-25T09:00:00.000Z', paymentTermsDays: 14 });
+    expect(kept.lines.map((l) => [l.lineId, l.revenueType, l.units, l.amount])).toEqual([['kl_0', 'expansion', 8, '21.2903']]);
+    expect(kept).toMatchObject({ invoiceId: 'inv_carried', subtotal: '21.2903', invoiceDate: '2026-03-25T09:00:00.000Z' });
+    expect(decideOne([...events, ended], restore).data).toMatchObject({ renewalInvoiceId: 'inv_again', renewal: { units: 8, adjustments: [] } });
+  });
+
+  it('a subscription set to end at period end whose units changed since: the renewal invoice its restore raises bills the new units (found by the lifecycle sequences)', () => {
+    const raisedAt5: SubscriptionEvent = { type: 'SubscriptionRenewalInvoiceRaised', data: { subscriptionId: 'sub_1', invoiceId: 'inv_renewal', periodStart: '2026-04-01', periodEnd: '2026-05-01', units: 5, adjustments: [] } };
+    const scheduled = decideOne([subscribed(), raisedAt5], end({ invoices: draft }, 'period_end'));
+    // Still active until its end: 5 → 3 at renewal, no document (the renewal invoice is out).
+    const fewer = decideOne([subscribed(), raisedAt5, scheduled], change({ units: 3 }, { changeId: 'fewer' }));
+    expect(fewer.data).toMatchObject({ units: 3, document: null, invoiceId: null, creditNoteId: null });
+    const restored = decideOne([subscribed(), raisedAt5, scheduled, fewer], restore);
+    expect(restored.data).toMatchObject({ renewalInvoiceId: 'inv_again', nextPeriodInvoice: null, renewal: { periodStart: '2026-04-01', periodEnd: '2026-05-01', units: 3 } });
+    if (restored.type !== 'SubscriptionRestored' || !restored.data.renewal) throw new Error('not raised afresh');
+    const events = [subscribed(), raisedAt5, scheduled, fewer, restored];
+    const again = renewalInvoice({ state: stateOf(events), raised: { subscriptionId: 'sub_1', invoiceId: 'inv_again', ...restored.data.renewal }, lineIds: (i) => `al_${i}`, now: '2026-03-26T09:00:00.000Z', paymentTermsDays: 14 });
+    // 3 × 10 = 30.0000: it raised the 5 seats' 50.0000 again before.
+    expect(again.lines.map((l) => [l.revenueType, l.units, l.amount])).toEqual([['renewal', 3, '30.0000']]);
+    expect(stateOf(events).life).toMatchObject({ renewalInvoiceId: 'inv_again', nextPeriodUnits: 3, removedRenewalInvoiceId: null });
   });
 });
 

@@ -54,15 +54,22 @@ describe('what a sandbox copies', () => {
     deciderSpec(subscriptionDecider)([{ type: 'SubscriptionCreated', data: copied }]).when({ type: 'CopySubscription', subscription: copied }).then([]);
   });
 
-  it('links a copied customer to one contact, the first', () => {
+  it('links a copied customer to one contact per accounting organisation, the first', () => {
     const imported: CustomerEvent = {
       type: 'CustomerImported',
       data: { customerId: 'cus_1', organisationId: 'org_sbx', code: 'C1', name: 'One', firstName: null, lastName: null, email: null, accountingContactId: null, source: 'sandbox_copy' },
     };
-    const linked: CustomerEvent = { type: 'CustomerContactLinked', data: { customerId: 'cus_1', organisationId: 'org_sbx', accountingContactId: 'ct_1' } };
+    const linked: CustomerEvent = { type: 'CustomerContactLinked', data: { customerId: 'cus_1', organisationId: 'org_sbx', accountingContactId: 'ct_1', tenantId: 'demo_a' } };
     const spec = deciderSpec(customerDecider);
-    spec([imported]).when({ type: 'LinkContact', accountingContactId: 'ct_1' }).then([linked]);
-    spec([imported, linked]).when({ type: 'LinkContact', accountingContactId: 'ct_2' }).then([]);
-    spec([]).when({ type: 'LinkContact', accountingContactId: 'ct_1' }).thenRefuses('customer_not_found');
+    spec([imported]).when({ type: 'LinkContact', accountingContactId: 'ct_1', tenantId: 'demo_a' }).then([linked]);
+    spec([imported, linked]).when({ type: 'LinkContact', accountingContactId: 'ct_2', tenantId: 'demo_a' }).then([]);
+    // Moved to another accounting organisation: the contact there is linked in its place.
+    spec([imported, linked])
+      .when({ type: 'LinkContact', accountingContactId: 'ct_b', tenantId: 'demo_b' })
+      .then([{ type: 'CustomerContactLinked', data: { customerId: 'cus_1', organisationId: 'org_sbx', accountingContactId: 'ct_b', tenantId: 'demo_b' } }]);
+    // A link recorded before its accounting organisation was kept stands for the one in use.
+    const unrecorded: CustomerEvent = { type: 'CustomerContactLinked', data: { customerId: 'cus_1', organisationId: 'org_sbx', accountingContactId: 'ct_1' } };
+    spec([imported, unrecorded]).when({ type: 'LinkContact', accountingContactId: 'ct_b', tenantId: 'demo_b' }).then([]);
+    spec([]).when({ type: 'LinkContact', accountingContactId: 'ct_1', tenantId: 'demo_a' }).thenRefuses('customer_not_found');
   });
 });

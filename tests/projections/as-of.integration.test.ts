@@ -67,11 +67,11 @@ describe('a subscription as of an instant', () => {
                 await subscriptionCommand(deps, subscription, creation, caller, ORG);
               } else if (command.kind === 'change') {
                 const request = { units: command.units, prorate: false, prorationBehaviour: null, effectiveDate: null, document: null };
-                const change = { type: 'ChangeUnits', changeId: `chg_${n}`, now, organisation: openOrganisation(), plan: seatsPlan(), invoiceId: `inv_c${n}`, creditNoteId: `cn_c${n}`, renewalInvoiceAmendable: command.amendable, renewalInvoiceKept: 0n, request } as const;
+                const change = { type: 'ChangeUnits', changeId: `chg_${n}`, now, organisation: openOrganisation(), plan: seatsPlan(), invoiceId: `inv_c${n}`, creditNoteId: `cn_c${n}`, renewalInvoice: { standing: command.amendable ? 'draft' : 'approved', kept: 0n }, request } as const;
                 await subscriptionCommand(deps, subscription, change, caller, ORG);
               } else if (command.kind === 'end') {
                 const request = { when: command.when, deleteUnsentInvoices: false, voidApprovedInvoices: false, invoiceUsageNow: false };
-                await subscriptionCommand(deps, subscription, { type: 'EndSubscription', operationId: `end_${n}`, now, today: now.slice(0, 10), organisation: openOrganisation(), invoices: [], nextPeriodCreditNoteIds: {}, request }, caller, ORG);
+                await subscriptionCommand(deps, subscription, { type: 'EndSubscription', operationId: `end_${n}`, now, today: now.slice(0, 10), organisation: openOrganisation(), invoices: [], nextPeriodCreditNoteIds: {}, carriedChargesInvoiceId: `inv_carried_${n}`, renewalInvoiceCarriesCharges: false, request }, caller, ORG);
               } else if (command.kind === 'restore') {
                 const restore = { type: 'RestoreSubscription', operationId: `res_${n}`, organisationId: ORG.id, resetGeneration: 0, today: now.slice(0, 10), customerStatus: 'active', planStatus: 'active', reRaisedInvoiceId: `inv_r${n}`, nextPeriodInvoiceId: `inv_n${n}` } as const;
                 await subscriptionCommand(deps, subscription, restore, caller, ORG);

@@ -1,7 +1,8 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { describeIf, onPath } from '../support/describe-or-skip';
 import { ensureBuilt, quickStartKey, type ServiceProcess, startServiceProcess } from '../support/service-process';
 import { tempDir } from '../support/test-service';
 
@@ -11,15 +12,7 @@ const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
 /** The shell block of the README's "A first integration", as a reader copies it. */
 const walkthrough = /^## A first integration\n[\s\S]*?```sh\n([\s\S]*?)```/m.exec(readme)![1]!;
 
-/** `describe`, or, without curl, `describe.skip` after saying so loudly. */
-const describeWithCurl = (name: string, body: () => void): void => {
-  if (spawnSync('curl', ['--version']).status === 0) {
-    describe(name, body);
-    return;
-  }
-  process.stderr.write(`\n${'!'.repeat(78)}\n!! README WALK-THROUGH SKIPPED (${name}): no curl on PATH.\n!! Install it with: apt-get install -y curl\n${'!'.repeat(78)}\n\n`);
-  describe.skip(name, body);
-};
+const describeWithCurl = describeIf(onPath('curl'), 'README WALK-THROUGH', 'no curl on PATH', 'apt-get install -y curl');
 
 type Invoice = { lines: { revenue_type: string }[]; subtotal: string; accounting: { sync_status: string } };
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { verifySignature } from '../../examples/webhooks/verify-signature';
 import { signatureHeader } from '../../infra/webhooks/signature';
+import { describeIf, onPath } from '../support/describe-or-skip';
 
 /**
  * The receivers' signature checks that docs/webhooks.md shows, in TypeScript and Python, against
@@ -36,15 +37,7 @@ const cases: readonly Case[] = [
   { name: 'a v1 cut short', header: signatureHeader([secret], now, body).slice(0, -2), body, secret, now, valid: false },
 ];
 
-/** `describe`, or, without python3, `describe.skip` after saying so loudly. */
-const describePython = (name: string, body: () => void): void => {
-  if (spawnSync('python3', ['--version']).status === 0) {
-    describe(name, body);
-    return;
-  }
-  process.stderr.write(`\n${'!'.repeat(78)}\n!! PYTHON CHECKS SKIPPED (${name}): no python3 on PATH.\n!! Install it with: apt-get install -y python3\n${'!'.repeat(78)}\n\n`);
-  describe.skip(name, body);
-};
+const describePython = describeIf(onPath('python3'), 'PYTHON CHECKS', 'no python3 on PATH', 'apt-get install -y python3');
 
 describe('webhook signature verification for receivers, as docs/webhooks.md shows it', () => {
   const guide = readFileSync(join(root, 'docs', 'webhooks.md'), 'utf8');

@@ -32,7 +32,7 @@ class CallTimedOut extends Error {}
  * The accounting system over HTTP. Retries 5xx answers, network errors and timeouts with
  * exponential backoff; a 4xx is a refusal and is never retried. Creates carry an Idempotency-Key,
  * so a retry never makes a second document. Calls go over `node:http(s)` with a keep-alive agent:
- * a bounded pool of reused connections, cheaper on the caller's loop than `fetch` (README "Benchmarks").
+ * a bounded pool of reused connections, cheaper on the caller's loop than `fetch` (docs/history/performance.md).
  */
 export const httpAccountingSystem = (options: HttpClientOptions): AccountingSystem => {
   const timeoutMs = options.timeoutMs ?? 10_000;

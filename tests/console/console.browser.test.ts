@@ -290,7 +290,10 @@ describeInBrowser('the console in a real browser, against the service as npm sta
     await expect(table.last().locator('td').allTextContents()).resolves.toEqual([
       last.month, last.currency, last.opening_mrr, last.new, last.expansion, last.contraction, last.churn, last.reactivation, last.closing_mrr, last.arr, String(last.active_subscriptions),
     ]);
-    await page.locator('#revenue-chart canvas').waitFor();
+    const currencies = [...new Set(mrr.body.data.map((row: { currency: string }) => row.currency))];
+    await page.locator('.revenue-chart canvas').first().waitFor();
+    await expect(page.getByRole('img', { name: /^MRR by month in / }).evaluateAll((charts) => charts.map((chart) => /^MRR by month in (\w+),/.exec(chart.getAttribute('aria-label'))?.[1]))).resolves.toEqual(currencies);
+    expect(await page.locator('.revenue-chart canvas').count()).toBe(currencies.length);
     const revenue = await admin('GET', `/admin/v1/organisations/${sandboxId}/reports/revenue?from=${from}&to=${to}`);
     expect(await page.getByRole('table', { name: 'Invoiced revenue by month and currency' }).locator('tbody tr').count()).toBe(revenue.body.data.length);
     for (const [region, kind] of [['MRR', 'mrr'], ['Invoiced revenue', 'revenue']] as const) {

@@ -86,10 +86,3 @@ describe('.github/workflows/ci.yml', () => {
     loadConfig({ ADMIN_TOKEN: stack!.env!.ADMIN_TOKEN, METRICS_TOKEN: stack!.env!.METRICS_TOKEN });
   });
 });
-
-describe('README configuration table', () => {
-  it('has a row for every variable the service reads', () => {
-    const readme = read('README.md');
-    expect(CONFIG_VARIABLES.filter((name) => !readme.includes(`| \`${name}\` |`))).toEqual([]);
-  });
-});

@@ -36,6 +36,27 @@ const createCustomer = (service: ServiceProcess, key: string, tag: string, n: nu
   return { outcome, sent: written };
 };
 
+/**
+ * A creation whose body is only half sent: the stop waits on its connection until the grace period,
+ * so a second signal always finds the first stop still draining, however fast the others were answered.
+ */
+const halfSent = (service: ServiceProcess, key: string): Creation => {
+  let sent!: () => void;
+  const written = new Promise<void>((resolve) => (sent = resolve));
+  const outcome = new Promise<Outcome>((resolve) => {
+    const body = JSON.stringify({ code: 'HALF', name: 'Half sent', email: 'half@twice.example' });
+    const req = request(`${service.url}/v1/customers`, {
+      method: 'POST',
+      agent: false,
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'half', 'Content-Length': Buffer.byteLength(body) },
+    });
+    req.once('response', (res) => resolve({ status: res.statusCode!, id: null, answeredAt: Date.now() }));
+    req.once('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message, answeredAt: Date.now() }));
+    req.write(body.slice(0, 10), () => sent());
+  });
+  return { outcome, sent: written };
+};
+
 const acknowledged = (outcomes: readonly Outcome[]): string[] => outcomes.flatMap((o) => ('status' in o && o.status === 201 && o.id ? [o.id] : []));
 
 /** Once `count` of them have settled. */
@@ -97,12 +118,17 @@ describe('stopping the real process', () => {
 
   it('exits at once on a second signal, losing nothing it acknowledged', async () => {
     const { dataDir, service, key, pending } = await startUnderLoad('twice');
+    const half = halfSent(service, key);
+    await half.sent;
+    // Connections are accepted in the order they arrive: once a later one is answered, the half-sent one is held.
+    expect((await fetch(`${service.url}/health/live`)).status).toBe(200);
     service.signal('SIGTERM');
     await service.printed(/stopping: no new connections/);
     service.signal('SIGINT');
     expect(await service.exited).toBe(130);
     expect(service.output()).toContain('second signal: exiting at once');
     const outcomes = await Promise.all(pending);
+    expect(await half.outcome).toEqual(expect.objectContaining({ error: expect.any(String) }));
     // Cut requests are never answered 201: whatever was answered 201 was committed first.
     await expectStored(dataDir, key, acknowledged(outcomes));
   }, 90_000);

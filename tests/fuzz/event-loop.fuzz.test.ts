@@ -8,9 +8,10 @@ import { slowestRequests } from './slow-inputs';
 /**
  * The event-loop guard (issue 11, class 2): while the slowest inputs the fuzz suite knows are in
  * flight, a concurrent GET is still answered promptly. Before dates were bounded, one start date in
- * 9999 held the loop for tens of seconds; the bounds here are generous for a loaded 2-core machine.
+ * 9999 held the loop for tens of seconds; the bounds here are generous for a loaded 2-core machine
+ * (a probe took just over 2 s once while the whole suite ran beside it).
  */
-const PROMPT_MS = 2_000;
+const PROMPT_MS = 5_000;
 const SLOW_BOUND_MS = 10_000;
 
 describe('event-loop guard', () => {

@@ -2,22 +2,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { describeIf } from './describe-or-skip';
 
 /** Debian's Chromium (`apt-get install -y chromium`; `.ci/run` installs it when absent): the console's and the API reference's browser tests drive it. */
 export const CHROMIUM = '/usr/bin/chromium';
 
-/**
- * `describe`, or, on a machine without Chromium, `describe.skip` after saying so loudly: the suite
- * stays green without a browser only by telling the reader it did not run. CI always has one.
- */
-export const describeInBrowser = (name: string, body: () => void): void => {
-  if (existsSync(CHROMIUM)) {
-    describe(name, body);
-    return;
-  }
-  process.stderr.write(`\n${'!'.repeat(78)}\n!! BROWSER TESTS SKIPPED (${name}): no Chromium at ${CHROMIUM}.\n!! Install it with: apt-get update && apt-get install -y chromium\n${'!'.repeat(78)}\n\n`);
-  describe.skip(name, body);
-};
+/** `describe`, or, on a machine without Chromium, `describe.skip` after saying so loudly. */
+export const describeInBrowser = describeIf(existsSync(CHROMIUM), 'BROWSER TESTS', `no Chromium at ${CHROMIUM}`, 'apt-get update && apt-get install -y chromium');
 
 /** A real headless Chromium with a fresh profile of its own (run as root: no sandbox). */
 export const launchBrowser = (): Promise<BrowserContext> =>

@@ -1,26 +1,8 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/**
- * A webhook receiver written from the API document alone: it keeps each request's raw body and
- * headers, and verifies `Service-Signature: t=<unix seconds>,v1=<hex>` as the document says —
- * hex HMAC-SHA256 of `<t>.<raw body>` keyed with the signing secret, any v1 matching, `t` no more
- * than five minutes old.
- */
-export const verifySignature = (header: string | undefined, rawBody: string, secret: string, nowSeconds = Math.floor(Date.now() / 1000)): boolean => {
-  if (!header) return false;
-  const parts = header.split(',').map((part) => part.split('=') as [string, string]);
-  const t = Number(parts.find(([key]) => key === 't')?.[1]);
-  if (!Number.isInteger(t) || nowSeconds - t > 300) return false;
-  const expected = createHmac('sha256', secret).update(`${t}.${rawBody}`).digest();
-  return parts
-    .filter(([key]) => key === 'v1')
-    .some(([, hex]) => {
-      const given = Buffer.from(hex, 'hex');
-      return given.length === expected.length && timingSafeEqual(given, expected);
-    });
-};
+/** The signature check docs/webhooks.md gives receivers: every webhook test checks the service's deliveries with the code integrators copy. */
+export { verifySignature } from '../../examples/webhooks/verify-signature';
 
 export type Received = Readonly<{ path: string; headers: IncomingHttpHeaders; raw: string; body: { id: string; type: string; [key: string]: unknown }; at: number }>;
 
@@ -34,6 +16,7 @@ export type Receiver = Readonly<{
   close: () => Promise<void>;
 }>;
 
+/** A webhook receiver written from the API document alone: it keeps each request's raw body and headers. */
 export const startReceiver = async (): Promise<Receiver> => {
   const received: Received[] = [];
   const planned = new Map<string, number[]>();

@@ -2,7 +2,7 @@ import { loadConfig } from '../../infra/config';
 import { workerOptions } from '../../service/services';
 import type { Services } from '../../service/services';
 
-/** The workers' settings come from the environment as the README's knobs table says. */
+/** The workers' settings come from the environment as the README's configuration table says. */
 describe('worker options from the configuration', () => {
   const optionsFor = (env: Record<string, string>) => workerOptions({ config: loadConfig({ ADMIN_TOKEN: 'x'.repeat(32), ...env }), resolver: undefined } as unknown as Services);
 

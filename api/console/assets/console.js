@@ -78,8 +78,7 @@
   document.addEventListener('DOMContentLoaded', function () {
     var box = document.getElementById('rebuild-progress');
     if (box) followRebuild(box);
-    var chart = document.getElementById('revenue-chart');
-    if (chart) drawRevenue(chart);
+    Array.prototype.forEach.call(document.querySelectorAll('.revenue-chart'), drawRevenue);
   });
 
 })();

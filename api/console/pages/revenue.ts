@@ -17,23 +17,23 @@ const typedQuery = (deps: ApiDeps, organisation: OrganisationDoc, req: Request):
   return { from: now.minus({ months: 11 }).toFormat('yyyy-MM'), to: now.toFormat('yyyy-MM'), ...formQuery(req.query, REPORT_FIELDS) };
 };
 
-/** What the chart draws, for the first currency: each month's closing MRR as what was kept and what each movement added. */
-const chartOf = (rows: readonly MrrRowObject[]) => {
-  const currency = rows[0]?.currency ?? null;
-  const shown = rows.filter((row) => row.currency === currency);
-  // Figures for drawing only: the table beside shows them exact.
-  const part = (pick: (row: MrrRowObject) => number) => shown.map(pick);
-  return {
-    currency,
-    months: shown.map((row) => row.month),
-    series: [
-      { label: 'Kept', values: part((row) => Number(row.closing_mrr) - Number(row.new) - Number(row.expansion) - Number(row.reactivation)) },
-      { label: 'New', values: part((row) => Number(row.new)) },
-      { label: 'Expansion', values: part((row) => Number(row.expansion)) },
-      { label: 'Reactivation', values: part((row) => Number(row.reactivation)) },
-    ],
-  };
-};
+/** What the charts draw, one per currency in the rows' order: each month's closing MRR as what was kept and what each movement added. */
+export const chartsOf = (rows: readonly MrrRowObject[]) =>
+  [...new Set(rows.map((row) => row.currency))].map((currency) => {
+    const shown = rows.filter((row) => row.currency === currency);
+    // Figures for drawing only: the table beside shows them exact.
+    const part = (pick: (row: MrrRowObject) => number) => shown.map(pick);
+    return {
+      currency,
+      months: shown.map((row) => row.month),
+      series: [
+        { label: 'Kept', values: part((row) => Number(row.closing_mrr) - Number(row.new) - Number(row.expansion) - Number(row.reactivation)) },
+        { label: 'New', values: part((row) => Number(row.new)) },
+        { label: 'Expansion', values: part((row) => Number(row.expansion)) },
+        { label: 'Reactivation', values: part((row) => Number(row.reactivation)) },
+      ],
+    };
+  });
 
 /** The MRR and invoiced revenue reports the admin API serves, as tables, a chart of MRR by month, and CSV downloads. */
 export const revenuePages = (router: Router, deps: ApiDeps): void => {
@@ -62,7 +62,7 @@ export const revenuePages = (router: Router, deps: ApiDeps): void => {
       view: 'revenue',
       title: 'Revenue',
       organisation,
-      data: { typed, reports, refused, downloads: { mrr: download('mrr'), revenue: download('revenue') }, chart: reports ? JSON.stringify(chartOf(reports.mrr)) : null },
+      data: { typed, reports, refused, downloads: { mrr: download('mrr'), revenue: download('revenue') }, charts: reports ? chartsOf(reports.mrr).map((chart) => ({ currency: chart.currency, series: JSON.stringify(chart) })) : [] },
     };
   });
 

@@ -1,6 +1,6 @@
 import type { Doc, ReadStore } from '../../../infra/read-store/port';
 import type { ProjectionContext } from '../../engine/projection';
-import type { MonthKey } from './report-months';
+import type { Month } from '../../../domain/reports/months';
 import { heldSums, readSums, type SumsDocument } from './batch-sums';
 import { addFigures, type Fields, type Figures, fieldsOf, figuresOf, isNothing } from './report-fields';
 
@@ -75,7 +75,8 @@ export type RecentHistory = ({ bucket: string; sums: HistorySums } | undefined)[
 export const recordChange = async (
   context: ProjectionContext,
   collection: string,
-  { organisationId, currency, month }: MonthKey,
+  /** The month document's key (report-months' `MonthKey`, which imports this file). */
+  { organisationId, currency, month }: Readonly<{ organisationId: string; currency: string; month: Month }>,
   recorded: string,
   change: Readonly<Figures>,
   recent: RecentHistory,

@@ -30,7 +30,7 @@ describe('a read model emptied by a sandbox reset', () => {
   });
 
   it('skips a write of an earlier generation that lands after a later reset (another process read the generation before the reset), and nothing else', async () => {
-    await projectionSpec(emptiedBySandboxReset(customersProjection))
+    await projectionSpec(() => emptiedBySandboxReset(customersProjection))
       .given([
         inGeneration(imported('cus_before', 'org_sbx'), 0),
         reset('org_sbx', 1),

@@ -38,9 +38,25 @@ type RevenueDocumentFields = {
 };
 export type RevenueDocumentDoc = Doc & RevenueDocumentFields;
 
+/** A document as version 1 wrote it: by revenue type and credits, every amount formatted, 0 included. */
+type FirstVersionFields = { adds?: undefined; revenue: Record<string, string>; credits: string };
+
+/**
+ * What a document adds to its month. While a new generation is rebuilt, the live one follows the
+ * log with this code over documents an earlier version wrote: what they add is read as they hold it.
+ */
+const addsOf = (doc: RevenueDocumentDoc | (Omit<RevenueDocumentDoc, 'adds'> & FirstVersionFields)): Figures => {
+  if (doc.adds) return figuresOf(doc.adds);
+  const figures: Figures = {};
+  for (const [field, amount] of [...REVENUE_TYPES.map((type) => [type, doc.revenue[type] ?? '0']), ['credits', doc.credits]] as const) {
+    if (parseMoney(amount) !== 0n) figures[field] = parseMoney(amount);
+  }
+  return figures;
+};
+
 const addToItsMonth = (context: ProjectionContext, doc: RevenueDocumentDoc, sign: 1 | -1, recorded: string) => {
   const change: Figures = {};
-  addFigures(change, figuresOf(doc.adds), sign);
+  addFigures(change, addsOf(doc), sign);
   return addToMonth(context, REVENUE_MONTHS, { organisationId: doc._organisation, currency: doc.currency, month: doc.month }, change, recorded);
 };
 

@@ -2,7 +2,7 @@ FROM node:22-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-# The local stand-in that package.json's overrides maps msgpackr-extract to (see the README).
+# The local stand-in that package.json's overrides maps msgpackr-extract to (see docs/operating.md, "BullMQ and the lock file").
 COPY infra/packaging ./infra/packaging
 RUN npm ci
 COPY . .

@@ -59,7 +59,7 @@ export const generationReplay = (options: GenerationReplayOptions): GenerationRe
     while (committing.length >= FLUSHES_IN_FLIGHT) await committing.shift();
     const flushed = context;
     let readFrom: BatchSource = flushed;
-    context = batchContext({ get: (collection, id) => readFrom.get(collection, id), findWhere: (collection, field, eq) => readFrom.findWhere!(collection, field, eq) }, indexed);
+    context = batchContext({ get: (collection, id) => readFrom.get(collection, id), ...(view.findWhere ? { findWhere: (collection, field, eq) => readFrom.findWhere!(collection, field, eq) } : {}) }, indexed);
     const writes = flushed.writes();
     const checkpoints = options.checkpoints.map((name) => ({ name, position }));
     // In transactions of a bounded size: each one holds the database's write lock briefly.

@@ -19,8 +19,10 @@ export type ServiceProcess = Readonly<{
   stop(): Promise<number | null>;
   /** Sends a signal and returns at once (`exited` tells how it ended). */
   signal(signal: NodeJS.Signals): void;
-  /** Resolves with the exit status once the process has ended. */
+  /** Resolves with the exit status once the process has ended (null: ended by a signal). */
   exited: Promise<number | null>;
+  /** The signal that ended the process, if one did. */
+  endedBy: Promise<NodeJS.Signals | null>;
   /** kill -9: no shutdown of any kind. */
   kill(): Promise<void>;
 }>;
@@ -35,6 +37,7 @@ export const startServiceProcess = (env: Record<string, string>): Promise<Servic
     });
     let output = '';
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    const endedBy = new Promise<NodeJS.Signals | null>((done) => child.once('exit', (_code, signal) => done(signal)));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`service did not start:\n${output}`));
@@ -62,6 +65,7 @@ export const startServiceProcess = (env: Record<string, string>): Promise<Servic
           },
           signal: (signal) => void child.kill(signal),
           exited,
+          endedBy,
           kill: () =>
             new Promise((done) => {
               child.once('exit', () => done());

@@ -8,10 +8,12 @@ type Creation = Readonly<{ outcome: Promise<Outcome>; sent: Promise<void> }>;
 
 /**
  * A customer creation on a connection of its own (each with its own Idempotency-Key; the key's rate
- * limit is 120 a minute): what it got (an answer or the client's error), and when the whole request
- * had been written to its connection.
+ * limit is 120 a minute): what it got (an answer or the client's error), and when the request had
+ * been written to its connection. A `half` one sends only the start of its body: the stop waits on
+ * its connection until the grace period, so a second signal always finds the first stop still
+ * draining, however fast the others were answered.
  */
-const createCustomer = (service: ServiceProcess, key: string, tag: string, n: number): Creation => {
+const createCustomer = (service: ServiceProcess, key: string, tag: string, n: number, { half = false } = {}): Creation => {
   let sent!: () => void;
   const written = new Promise<void>((resolve) => (sent = resolve));
   const body = JSON.stringify({ code: `${tag.toUpperCase()}-${n}`, name: `Customer ${tag} ${n}`, email: `c${n}@${tag}.example` });
@@ -21,7 +23,6 @@ const createCustomer = (service: ServiceProcess, key: string, tag: string, n: nu
       agent: false,
       headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Idempotency-Key': `${tag}-${n}`, 'Content-Length': Buffer.byteLength(body) },
     });
-    req.once('finish', sent);
     req.once('response', (res) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -31,28 +32,11 @@ const createCustomer = (service: ServiceProcess, key: string, tag: string, n: nu
       sent();
       resolve({ error: error.code ?? error.message, answeredAt: Date.now() });
     });
-    req.end(body);
-  });
-  return { outcome, sent: written };
-};
-
-/**
- * A creation whose body is only half sent: the stop waits on its connection until the grace period,
- * so a second signal always finds the first stop still draining, however fast the others were answered.
- */
-const halfSent = (service: ServiceProcess, key: string): Creation => {
-  let sent!: () => void;
-  const written = new Promise<void>((resolve) => (sent = resolve));
-  const outcome = new Promise<Outcome>((resolve) => {
-    const body = JSON.stringify({ code: 'HALF', name: 'Half sent', email: 'half@twice.example' });
-    const req = request(`${service.url}/v1/customers`, {
-      method: 'POST',
-      agent: false,
-      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'half', 'Content-Length': Buffer.byteLength(body) },
-    });
-    req.once('response', (res) => resolve({ status: res.statusCode!, id: null, answeredAt: Date.now() }));
-    req.once('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message, answeredAt: Date.now() }));
-    req.write(body.slice(0, 10), () => sent());
+    if (half) req.write(body.slice(0, 10), () => sent());
+    else {
+      req.once('finish', sent);
+      req.end(body);
+    }
   });
   return { outcome, sent: written };
 };
@@ -118,7 +102,7 @@ describe('stopping the real process', () => {
 
   it('exits at once on a second signal, losing nothing it acknowledged', async () => {
     const { dataDir, service, key, pending } = await startUnderLoad('twice');
-    const half = halfSent(service, key);
+    const half = createCustomer(service, key, 'half', 0, { half: true });
     await half.sent;
     // Connections are accepted in the order they arrive: once a later one is answered, the half-sent one is held.
     expect((await fetch(`${service.url}/health/live`)).status).toBe(200);
